@@ -1,0 +1,228 @@
+/**
+ * The HTTP edge on node:http: routing, raw body capture, authentication, rate limits, the
+ * envelope and the error mapping. It builds commands and reads; it holds no business rules.
+ *
+ * Why not a framework: signature checks need the raw bytes as sent, the envelope and error
+ * codes are the venue's rather than a framework's, and a thin router keeps the signed-request
+ * path close to a bare node:http server (the benchmark's peer). See docs/architecture.md.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Failure } from '../domain/result-code.ts';
+import { Authenticator } from './auth/authenticate.ts';
+import { failure, success, type Envelope } from './envelope.ts';
+import { wireError, type Dialect } from './error-map.ts';
+import type { Logger } from './logger.ts';
+import { RateLimiter, type RateLimitConfig } from './rate-limit.ts';
+import { Rejected, type ApiRequest, type Route } from './request.ts';
+import type { Services } from './services.ts';
+import { constantTimeEqual } from '../security/secrets.ts';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface AppOptions {
+  services: Services;
+  routes: Route[];
+  logger: Logger;
+  rateLimits: RateLimitConfig;
+  operatorToken: string;
+  enforceAccountMode: boolean;
+  trustProxy: boolean;
+}
+
+export interface App {
+  handle(request: IncomingMessage, response: ServerResponse): void;
+}
+
+interface Matched {
+  route: Route;
+  params: Record<string, string>;
+}
+
+function compileRoutes(routes: Route[]) {
+  const exact = new Map<string, Route>();
+  const patterns: { method: string; parts: string[]; route: Route }[] = [];
+  for (const route of routes) {
+    if (route.path.includes(':'))
+      patterns.push({ method: route.method, parts: route.path.split('/'), route });
+    else exact.set(`${route.method} ${route.path}`, route);
+  }
+  return (method: string, path: string): Matched | null => {
+    const found = exact.get(`${method} ${path}`);
+    if (found) return { route: found, params: {} };
+    const parts = path.split('/');
+    for (const pattern of patterns) {
+      if (pattern.method !== method || pattern.parts.length !== parts.length) continue;
+      const params: Record<string, string> = {};
+      const matches = pattern.parts.every((part, index) => {
+        const actual = parts[index] ?? '';
+        if (part.startsWith(':')) {
+          params[part.slice(1)] = decodeURIComponent(actual);
+          return actual !== '';
+        }
+        return part === actual;
+      });
+      if (matches) return { route: pattern.route, params };
+    }
+    return null;
+  };
+}
+
+function clientIp(request: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? request.headers['x-forwarded-for'] : undefined;
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+  const address = first || request.socket.remoteAddress || '';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
+
+function parseQuery(rawQuery: string): Record<string, string> {
+  const query: Record<string, string> = {};
+  if (!rawQuery) return query;
+  for (const [name, value] of new URLSearchParams(rawQuery)) query[name] = value;
+  return query;
+}
+
+function readBody(request: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    request.on('end', () => resolve(tooLarge ? null : Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+export function buildApp(options: AppOptions): App {
+  const match = compileRoutes(options.routes);
+  const limiter = new RateLimiter(options.rateLimits);
+  const authenticator = new Authenticator({
+    box: options.services.box,
+    enforceAccountMode: options.enforceAccountMode,
+    wallNow: options.services.wallNow,
+  });
+  const { services, logger } = options;
+
+  async function run(request: IncomingMessage, apiRequest: ApiRequest, rawQuery: string): Promise<Envelope> {
+    const matched = match(apiRequest.method, apiRequest.path);
+    const rawBody = await readBody(request);
+    if (!matched) {
+      const v1 = /^\/api\/(spot|mix|margin)\/v1\//.test(apiRequest.path);
+      throw new Rejected({ code: v1 ? 'API_V1_DECOMMISSIONED' : 'PATH_NOT_FOUND' });
+    }
+    const { route, params } = matched;
+    if (rawBody === null) throw new Rejected({ code: 'BODY_TOO_LARGE', params: ['body too large'] });
+    const now = services.wallNow();
+    if (route.auth === 'operator') {
+      const given = apiRequest.headers.authorization;
+      const token = typeof given === 'string' && given.startsWith('Bearer ') ? given.slice(7) : '';
+      if (!token || !constantTimeEqual(token, options.operatorToken))
+        throw new Rejected({ code: 'OPERATOR_UNAUTHORIZED' });
+    }
+    if (
+      route.auth === 'public' &&
+      route.rateLimit &&
+      !limiter.allow(route.path, route.rateLimit, apiRequest.ip, now)
+    ) {
+      throw new Rejected({ code: 'RATE_LIMITED' });
+    }
+    if (route.auth === 'signed') {
+      apiRequest.caller = await authenticator.authenticate(
+        services.sequencer.exchange.state,
+        apiRequest,
+        route,
+        rawQuery,
+        rawBody,
+      );
+      const subject = route.rateLimit?.by === 'ip' ? apiRequest.ip : apiRequest.caller.account.uid;
+      if (route.rateLimit && !limiter.allow(route.path, route.rateLimit, subject, now)) {
+        throw new Rejected({ code: 'RATE_LIMITED' });
+      }
+    }
+    if (rawBody !== '' && apiRequest.method !== 'GET') {
+      const contentType = apiRequest.headers['content-type'];
+      if (typeof contentType === 'string' && !contentType.toLowerCase().includes('json')) {
+        throw new Rejected({ code: 'CONTENT_TYPE_INVALID' });
+      }
+      try {
+        apiRequest.body = JSON.parse(rawBody);
+      } catch {
+        throw new Rejected({ code: 'BODY_NOT_JSON', params: ['body is not valid JSON'] });
+      }
+    }
+    const data = await route.handler(apiRequest, params);
+    return success(data, services.wallNow());
+  }
+
+  return {
+    handle(request, response) {
+      const started = process.hrtime.bigint();
+      const url = request.url ?? '/';
+      const queryAt = url.indexOf('?');
+      const path = queryAt < 0 ? url : url.slice(0, queryAt);
+      const rawQuery = queryAt < 0 ? '' : url.slice(queryAt + 1);
+      const apiRequest: ApiRequest = {
+        method: (request.method ?? 'GET').toUpperCase(),
+        path,
+        query: {},
+        body: undefined,
+        ip: clientIp(request, options.trustProxy),
+        headers: request.headers,
+      };
+      const finish = (envelope: Envelope, status: number) => {
+        const text = JSON.stringify(envelope);
+        response.writeHead(status, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(text),
+        });
+        response.end(text);
+        logger.request({
+          time: new Date().toISOString(),
+          ip: apiRequest.ip,
+          method: apiRequest.method,
+          path,
+          uid: requestUid,
+          code: envelope.code,
+          status,
+          latencyMs: Number(process.hrtime.bigint() - started) / 1e6,
+        });
+      };
+      let requestUid = '';
+      try {
+        apiRequest.query = parseQuery(rawQuery);
+      } catch {
+        apiRequest.query = {};
+      }
+      run(request, apiRequest, rawQuery).then(
+        (envelope) => {
+          requestUid = apiRequest.caller?.account.uid ?? '';
+          finish(envelope, 200);
+        },
+        (error: unknown) => {
+          requestUid = apiRequest.caller?.account.uid ?? '';
+          const requestDialect = dialectOf(apiRequest.path, match);
+          const rejected = error instanceof Rejected ? error : null;
+          if (!rejected)
+            logger.error('unhandled error', {
+              path,
+              error: error instanceof Error ? error.message : String(error),
+            });
+          const failed: Failure = rejected ? rejected.failure : { code: 'SYSTEM_ERROR' };
+          const wire = wireError(failed.code, requestDialect, failed.params);
+          finish(failure(wire.code, wire.msg, services.wallNow(), rejected?.data ?? null), wire.http);
+        },
+      );
+    },
+  };
+}
+
+function dialectOf(path: string, match: (method: string, path: string) => Matched | null): Dialect {
+  for (const method of ['GET', 'POST', 'PUT', 'PATCH']) {
+    const found = match(method, path);
+    if (found) return found.route.dialect;
+  }
+  return path.startsWith('/api/v3/') ? 'v3' : 'v2';
+}

@@ -1,0 +1,66 @@
+/**
+ * Per-second request limits, per UID or per IP as the spec's Limits table states, counted in
+ * fixed one-second windows per (route, key). Limits are configuration: BOURSE_RATE_LIMITS
+ * may turn them off, scale them, or override single paths (see docs/configuration.md).
+ */
+import type { RateLimitRule } from './request.ts';
+
+export interface RateLimitConfig {
+  enabled: boolean;
+  /** Multiplies every limit (e.g. 10 for a load test that still wants limits on). */
+  scale: number;
+  /** Per-path overrides of requests per second. */
+  overrides: Record<string, number>;
+}
+
+interface Window {
+  second: number;
+  count: number;
+}
+
+export class RateLimiter {
+  private windows = new Map<string, Window>();
+  private sweptSecond = 0;
+
+  constructor(private readonly config: RateLimitConfig) {}
+
+  /** Counts one request; false when it is over the limit. */
+  allow(path: string, rule: RateLimitRule, subject: string, nowMs: number): boolean {
+    if (!this.config.enabled) return true;
+    const limit = Math.max(
+      1,
+      Math.floor((this.config.overrides[path] ?? rule.perSecond) * this.config.scale),
+    );
+    const second = Math.floor(nowMs / 1000);
+    this.sweep(second);
+    const key = `${path}|${subject}`;
+    const window = this.windows.get(key);
+    if (!window || window.second !== second) {
+      this.windows.set(key, { second, count: 1 });
+      return true;
+    }
+    window.count += 1;
+    return window.count <= limit;
+  }
+
+  /** Drops windows of past seconds now and then, so memory stays bounded by live callers. */
+  private sweep(second: number): void {
+    if (second - this.sweptSecond < 10) return;
+    this.sweptSecond = second;
+    for (const [key, window] of this.windows) if (window.second < second) this.windows.delete(key);
+  }
+}
+
+export function parseRateLimitConfig(text: string | undefined): RateLimitConfig {
+  const config: RateLimitConfig = { enabled: true, scale: 1, overrides: {} };
+  if (!text) return config;
+  if (text === 'off') return { ...config, enabled: false };
+  if (/^x\d+(\.\d+)?$/.test(text)) return { ...config, scale: Number(text.slice(1)) };
+  const parsed = JSON.parse(text) as Record<string, unknown>;
+  for (const [path, value] of Object.entries(parsed)) {
+    if (typeof value !== 'number' || !(value > 0))
+      throw new Error(`BOURSE_RATE_LIMITS: ${path} must be a positive number`);
+    config.overrides[path] = value;
+  }
+  return config;
+}

@@ -1,0 +1,14 @@
+/** What route handlers may use: the sequencer (writes, and the state for reads), the store
+ * (history reads), the clock, the secret box and the settings. Built once in main.ts. */
+import type { Clock } from '../ports/clock.ts';
+import type { Store } from '../ports/store.ts';
+import type { Sequencer } from '../runtime/sequencer.ts';
+import type { SecretBox } from '../security/secrets.ts';
+
+export interface Services {
+  sequencer: Sequencer;
+  store: Store;
+  clock: Clock;
+  box: SecretBox;
+  wallNow: () => number;
+}

@@ -1,0 +1,61 @@
+/**
+ * Settings, all from the environment (docs/configuration.md has the table). Parsed once at
+ * start; a bad value stops the server with a message naming the variable.
+ */
+import { resolve } from 'node:path';
+import { parseRateLimitConfig, type RateLimitConfig } from './api/rate-limit.ts';
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  clock: 'real' | 'simulated';
+  serverKeyHex: string | undefined;
+  operatorToken: string | undefined;
+  log: 'info' | 'off';
+  rateLimits: RateLimitConfig;
+  enforceAccountMode: boolean;
+  snapshotEvery: number;
+  trustProxy: boolean;
+  seedDemo: boolean;
+}
+
+function flag(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(value.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(value.toLowerCase())) return false;
+  throw new Error(`${name} must be true or false`);
+}
+
+function integer(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number`);
+  return Number(value);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const clock = env.BOURSE_CLOCK ?? 'real';
+  if (clock !== 'real' && clock !== 'simulated') throw new Error('BOURSE_CLOCK must be real or simulated');
+  const log = env.BOURSE_LOG ?? 'info';
+  if (log !== 'info' && log !== 'off') throw new Error('BOURSE_LOG must be info or off');
+  const serverKeyHex = env.BOURSE_SERVER_KEY || undefined;
+  if (serverKeyHex !== undefined && !/^[0-9a-fA-F]{64}$/.test(serverKeyHex)) {
+    throw new Error('BOURSE_SERVER_KEY must be 64 hex digits (32 bytes)');
+  }
+  const port = integer(env.PORT, 8080, 'PORT');
+  if (port > 65535) throw new Error('PORT must be at most 65535');
+  return {
+    host: env.HOST || '127.0.0.1',
+    port,
+    dataDir: resolve(env.BOURSE_DATA_DIR || './data'),
+    clock,
+    serverKeyHex,
+    operatorToken: env.BOURSE_OPERATOR_TOKEN || undefined,
+    log,
+    rateLimits: parseRateLimitConfig(env.BOURSE_RATE_LIMITS),
+    enforceAccountMode: flag(env.BOURSE_ENFORCE_ACCOUNT_MODE, false, 'BOURSE_ENFORCE_ACCOUNT_MODE'),
+    snapshotEvery: integer(env.BOURSE_SNAPSHOT_EVERY, 100_000, 'BOURSE_SNAPSHOT_EVERY'),
+    trustProxy: flag(env.BOURSE_TRUST_PROXY, false, 'BOURSE_TRUST_PROXY'),
+    seedDemo: flag(env.BOURSE_SEED_DEMO, true, 'BOURSE_SEED_DEMO'),
+  };
+}

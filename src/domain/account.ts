@@ -1,0 +1,128 @@
+/**
+ * Accounts, API keys and their permissions.
+ *
+ * A key's permissions are the venue's permission codes (spec, account-information table).
+ * The create-key endpoints speak in perm names (spot_trade, …); PERM_NAME_CODES maps them.
+ */
+export const ACCOUNT_KINDS = ['main', 'sub', 'virtual'] as const;
+export type AccountKind = (typeof ACCOUNT_KINDS)[number];
+
+export const ACCOUNT_MODES = ['classic', 'unified'] as const;
+export type AccountMode = (typeof ACCOUNT_MODES)[number];
+
+export interface Account {
+  uid: string;
+  kind: AccountKind;
+  /** The main account's uid for sub and virtual accounts; null for a main account. */
+  parentUid: string | null;
+  mode: AccountMode;
+  label: string;
+  createdTimeMs: number;
+}
+
+export interface ApiKeyRecord {
+  apiKey: string;
+  uid: string;
+  /** AES-256-GCM ciphertext of the secret under the server key (never the secret itself). */
+  secretCipher: string;
+  /** scrypt hash of the passphrase, `salt:hash`, both hex. */
+  passphraseHash: string;
+  permissions: string[];
+  ipList: string[];
+  label: string;
+  createdTimeMs: number;
+}
+
+export const READ_ONLY_PERMISSIONS = [
+  'coor',
+  'cpor',
+  'stor',
+  'smor',
+  'ttor',
+  'wtor',
+  'taxr',
+  'chor',
+  'p2pr',
+] as const;
+export const READ_WRITE_PERMISSIONS = [
+  'coow',
+  'cpow',
+  'stow',
+  'smow',
+  'ttow',
+  'wtow',
+  'wwow',
+  'chow',
+  'p2p',
+  'pllw',
+  'pllr',
+  'taxw',
+] as const;
+export const PERMISSION_CODES: readonly string[] = [...READ_ONLY_PERMISSIONS, ...READ_WRITE_PERMISSIONS];
+
+export const PERM_NAMES = ['spot_trade', 'margin_trade', 'contract_trade', 'transfer', 'read'] as const;
+export type PermName = (typeof PERM_NAMES)[number];
+
+export const PERM_NAME_CODES: Record<PermName, readonly string[]> = {
+  spot_trade: ['stow', 'stor'],
+  margin_trade: ['smow', 'smor'],
+  contract_trade: ['coow', 'cpow', 'coor', 'cpor'],
+  transfer: ['wtow', 'wtor'],
+  read: ['coor', 'cpor', 'stor', 'smor', 'wtor', 'taxr', 'chor'],
+};
+
+/** What a key made by the operator without an explicit list may do: trade, transfer, read. */
+export const DEFAULT_PERMISSIONS: readonly string[] = [
+  'stow',
+  'stor',
+  'smow',
+  'smor',
+  'coow',
+  'coor',
+  'cpow',
+  'cpor',
+  'wtow',
+  'wtor',
+  'taxr',
+  'chor',
+  'chow',
+];
+
+/** Turns perm names and/or permission codes into the set of codes a key holds. */
+export function permissionCodesOf(values: readonly string[]): string[] | null {
+  const codes = new Set<string>();
+  for (const value of values) {
+    const lower = value.toLowerCase();
+    const named = PERM_NAME_CODES[lower as PermName] as readonly string[] | undefined;
+    if (named) named.forEach((code) => codes.add(code));
+    else if (PERMISSION_CODES.includes(lower)) codes.add(lower);
+    else return null;
+  }
+  return [...codes].sort();
+}
+
+/** The perm names a key's codes amount to (a name counts when its write code is held). */
+export function permNamesOf(codes: readonly string[]): PermName[] {
+  const held = new Set(codes);
+  return PERM_NAMES.filter((name) => PERM_NAME_CODES[name].every((code) => held.has(code)));
+}
+
+/**
+ * Permission areas an endpoint needs. `write` needs the area's read-write code; a read needs
+ * either code of the area.
+ */
+export type PermissionArea =
+  'spot' | 'margin' | 'futures_orders' | 'futures_positions' | 'wallet' | 'subaccount';
+export const AREA_CODES: Record<PermissionArea, { read: string; write: string }> = {
+  spot: { read: 'stor', write: 'stow' },
+  margin: { read: 'smor', write: 'smow' },
+  futures_orders: { read: 'coor', write: 'coow' },
+  futures_positions: { read: 'cpor', write: 'cpow' },
+  wallet: { read: 'wtor', write: 'wtow' },
+  subaccount: { read: 'chor', write: 'chow' },
+};
+
+export function hasPermission(codes: readonly string[], area: PermissionArea, write: boolean): boolean {
+  const { read, write: writeCode } = AREA_CODES[area];
+  return codes.includes(writeCode) || (!write && codes.includes(read));
+}

@@ -1,0 +1,72 @@
+/**
+ * Decimal strings at the edge, scaled integers inside.
+ *
+ * Invariant: a value parsed with `parseScaled(text, scale)` and printed with
+ * `formatScaled(value, scale)` is the same number; nothing here ever goes through a float.
+ */
+
+const DECIMAL_PATTERN = /^(\d+)(?:\.(\d+))?$/;
+const SIGNED_DECIMAL_PATTERN = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+export function isDecimalText(text: string): boolean {
+  return DECIMAL_PATTERN.test(text);
+}
+
+/** Number of digits after the point, ignoring trailing zeros ("1.2300" has 2). */
+export function decimalPlaces(text: string): number {
+  const match = SIGNED_DECIMAL_PATTERN.exec(text);
+  if (!match) return Number.NaN;
+  const fraction = (match[3] ?? '').replace(/0+$/, '');
+  return fraction.length;
+}
+
+/**
+ * Parses a non-negative decimal string into an integer of `scale` decimal places.
+ * Returns null when the text is not a decimal or has more significant decimals than `scale`.
+ */
+export function parseScaled(text: string, scale: number): bigint | null {
+  const match = SIGNED_DECIMAL_PATTERN.exec(text);
+  if (!match) return null;
+  const negative = match[1] === '-';
+  const whole = match[2] ?? '0';
+  const fraction = (match[3] ?? '').replace(/0+$/, '');
+  if (fraction.length > scale) return null;
+  const digits = whole + fraction.padEnd(scale, '0');
+  const value = BigInt(digits);
+  return negative ? -value : value;
+}
+
+/** Prints a scaled integer as a plain decimal string without trailing zeros ("0" for zero). */
+export function formatScaled(value: bigint, scale: number): string {
+  const negative = value < 0n;
+  const digits = (negative ? -value : value).toString().padStart(scale + 1, '0');
+  const whole = digits.slice(0, digits.length - scale);
+  const fraction = scale > 0 ? digits.slice(digits.length - scale).replace(/0+$/, '') : '';
+  const text = fraction ? `${whole}.${fraction}` : whole;
+  return negative && text !== '0' ? `-${text}` : text;
+}
+
+/** Prints with exactly `places` decimals (the venue pads some fields, e.g. "0.80000000"). */
+export function formatFixed(value: bigint, scale: number, places: number): string {
+  const rescaled = rescale(value, scale, places, 'down');
+  const negative = rescaled < 0n;
+  const digits = (negative ? -rescaled : rescaled).toString().padStart(places + 1, '0');
+  const whole = digits.slice(0, digits.length - places);
+  const text = places > 0 ? `${whole}.${digits.slice(digits.length - places)}` : whole;
+  return negative ? `-${text}` : text;
+}
+
+export type Rounding = 'down' | 'up';
+
+/** Integer division with an explicit rounding direction (toward zero / away from zero). */
+export function divide(numerator: bigint, denominator: bigint, rounding: Rounding): bigint {
+  const quotient = numerator / denominator;
+  if (rounding === 'down' || quotient * denominator === numerator) return quotient;
+  return numerator < 0n !== denominator < 0n ? quotient - 1n : quotient + 1n;
+}
+
+/** Changes the scale of a value; rounding applies when decimals are dropped. */
+export function rescale(value: bigint, fromScale: number, toScale: number, rounding: Rounding): bigint {
+  if (toScale >= fromScale) return value * 10n ** BigInt(toScale - fromScale);
+  return divide(value, 10n ** BigInt(fromScale - toScale), rounding);
+}

@@ -1,0 +1,56 @@
+/**
+ * Events: immutable facts in the past tense. Projections (bills, deposit records, …) are
+ * written from them in the same durable step as the command that produced them.
+ */
+import type { Account } from './account.ts';
+import type { Instrument } from './instrument.ts';
+
+export interface BillPosted {
+  type: 'BillPosted';
+  billId: string;
+  uid: string;
+  wallet: string;
+  coin: string;
+  symbol: string;
+  /** Signed change of the wallet's balance, minor units. */
+  amount: bigint;
+  fee: bigint;
+  /** Wallet balance (available + frozen) after the change. */
+  balanceAfter: bigint;
+  businessType: string;
+  timeMs: number;
+}
+
+export interface FundingRecorded {
+  type: 'FundingRecorded';
+  recordId: string;
+  txId: string;
+  uid: string;
+  coin: string;
+  amount: bigint;
+  direction: 'deposit' | 'withdrawal';
+  subType: 'onchain' | 'internal' | 'fast';
+  status: 'pending' | 'fail' | 'success';
+  timeMs: number;
+}
+
+export interface AccountCreated {
+  type: 'AccountCreated';
+  account: Account;
+}
+
+export interface InstrumentChanged {
+  type: 'InstrumentChanged';
+  instrument: Instrument;
+  timeMs: number;
+}
+
+export interface IndexPriceSet {
+  type: 'IndexPriceSet';
+  category: string;
+  symbol: string;
+  indexPrice: string;
+  timeMs: number;
+}
+
+export type EngineEvent = BillPosted | FundingRecorded | AccountCreated | InstrumentChanged | IndexPriceSet;

@@ -1,0 +1,63 @@
+/**
+ * Instrument (trading-pair specification): the spec's instrument table, field for field.
+ *
+ * Values are kept as the decimal strings the operator configured, exactly as served on the
+ * wire; the engine derives integer steps from them once (engine/instruments/scales.ts).
+ * An empty string means "not configured", as on the venue.
+ */
+import type { Category } from './category.ts';
+
+export const INSTRUMENT_STATUSES = ['listed', 'online', 'limit_open', 'offline', 'restricted'] as const;
+export type InstrumentStatus = (typeof INSTRUMENT_STATUSES)[number];
+
+export interface Instrument {
+  symbol: string;
+  category: Category;
+  baseCoin: string;
+  quoteCoin: string;
+  /** Margin (settlement) coins; futures only. */
+  marginCoins: string[];
+  buyLimitPriceRatio: string;
+  sellLimitPriceRatio: string;
+  feeRateUpRatio: string;
+  openCostUpRatio: string;
+  makerFeeRate: string;
+  takerFeeRate: string;
+  minOrderQty: string;
+  maxOrderQty: string;
+  maxMarketOrderQty: string;
+  minOrderAmount: string;
+  pricePrecision: string;
+  quantityPrecision: string;
+  quotePrecision: string;
+  priceMultiplier: string;
+  quantityMultiplier: string;
+  /** `perpetual` or `delivery` for futures; empty for spot and margin. */
+  symbolType: string;
+  maxSymbolOrderNum: string;
+  maxProductOrderNum: string;
+  maxPositionNum: string;
+  status: InstrumentStatus;
+  offTime: string;
+  limitOpenTime: string;
+  maintainTime: string;
+  deliveryTime: string;
+  deliveryStartTime: string;
+  deliveryPeriod: string;
+  launchTime: string;
+  fundInterval: string;
+  minLeverage: string;
+  maxLeverage: string;
+  isIsolatedBaseBorrowable: string;
+  isIsolatedQuotedBorrowable: string;
+  warningRiskRatio: string;
+  liquidationRiskRatio: string;
+  maxCrossedLeverage: string;
+  maxIsolatedLeverage: string;
+  userMinBorrow: string;
+  areaSymbol: string;
+}
+
+export function instrumentKey(category: Category, symbol: string): string {
+  return `${category}:${symbol}`;
+}

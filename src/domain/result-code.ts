@@ -1,0 +1,62 @@
+/**
+ * The one vocabulary of outcomes. The core returns these; `api/error-map.ts` maps each to
+ * the venue's wire code, message and HTTP status, per API dialect. docs/errors.md lists them
+ * and a test keeps the three in step.
+ */
+export const RESULT_CODES = [
+  'OK',
+  // request shape and routing
+  'PATH_NOT_FOUND',
+  'API_V1_DECOMMISSIONED',
+  'BODY_NOT_JSON',
+  'BODY_TOO_LARGE',
+  'CONTENT_TYPE_INVALID',
+  'PARAM_INVALID',
+  'PARAM_EMPTY',
+  'PARAM_ERROR',
+  'PARAM_NOT_EXIST',
+  // authentication and permission
+  'ACCESS_KEY_EMPTY',
+  'ACCESS_SIGN_EMPTY',
+  'ACCESS_PASSPHRASE_EMPTY',
+  'ACCESS_TIMESTAMP_INVALID',
+  'ACCESS_TIMESTAMP_EXPIRED',
+  'API_KEY_INVALID',
+  'PASSPHRASE_INCORRECT',
+  'IP_NOT_WHITELISTED',
+  'SIGNATURE_INVALID',
+  'PERMISSION_DENIED',
+  'USER_STATUS_ABNORMAL',
+  'CLASSIC_ACCOUNT_ON_UNIFIED_API',
+  'UNIFIED_ACCOUNT_ON_CLASSIC_API',
+  'RATE_LIMITED',
+  // service
+  'SYSTEM_ERROR',
+  'STORE_UNAVAILABLE',
+  'OPERATOR_UNAUTHORIZED',
+  // accounts, wallets, instruments
+  'ACCOUNT_NOT_FOUND',
+  'INSUFFICIENT_BALANCE',
+  'COIN_NOT_FOUND',
+  'SYMBOL_NOT_FOUND',
+  'INSTRUMENT_EXISTS',
+  'CLOCK_NOT_SIMULATED',
+] as const;
+
+export type ResultCode = (typeof RESULT_CODES)[number];
+
+/** A failed outcome; `params` fill the `{0}`, `{1}` slots of the venue's message template. */
+export interface Failure {
+  readonly code: Exclude<ResultCode, 'OK'>;
+  readonly params?: readonly string[];
+}
+
+export type Outcome<T> = { readonly ok: true; readonly value: T } | ({ readonly ok: false } & Failure);
+
+export function ok<T>(value: T): Outcome<T> {
+  return { ok: true, value };
+}
+
+export function fail(code: Failure['code'], ...params: string[]): { ok: false } & Failure {
+  return params.length > 0 ? { ok: false, code, params } : { ok: false, code };
+}

@@ -1,0 +1,45 @@
+/**
+ * Wallets. A classic account has a spot wallet, a crossed-margin wallet, isolated-margin
+ * wallets per symbol and one futures wallet per product type; a unified account has one
+ * `unified` wallet that backs every category. Wallet ids use the venue's transfer names.
+ */
+import type { Category } from './category.ts';
+
+export const WALLET_TYPES = [
+  'spot',
+  'crossed_margin',
+  'isolated_margin',
+  'usdt_futures',
+  'coin_futures',
+  'usdc_futures',
+  'susdt_futures',
+  'scoin_futures',
+  'susdc_futures',
+  'unified',
+] as const;
+export type WalletType = (typeof WALLET_TYPES)[number];
+
+/** A wallet id: the type, plus `:SYMBOL` for isolated margin. */
+export type WalletId = string;
+
+export function parseWalletType(text: string): WalletType | null {
+  const lower = text.toLowerCase();
+  return (WALLET_TYPES as readonly string[]).includes(lower) ? (lower as WalletType) : null;
+}
+
+export function futuresWalletOf(category: Category): WalletType {
+  return category.toLowerCase().replace('-', '_') as WalletType;
+}
+
+export interface Balance {
+  available: bigint;
+  frozen: bigint;
+  /** Borrowed principal (margin); counts negatively in the conservation invariant. */
+  borrowed: bigint;
+  /** Accrued, unpaid interest on the borrowed principal. */
+  interest: bigint;
+}
+
+export function emptyBalance(): Balance {
+  return { available: 0n, frozen: 0n, borrowed: 0n, interest: 0n };
+}

@@ -1,0 +1,34 @@
+/**
+ * Ledger conservation (DESIGN.md §7): for every coin, what all accounts hold (available +
+ * frozen − borrowed) equals what entered through deposits minus what left through
+ * withdrawals. Fee and insurance-fund accounts are ordinary accounts, so they are inside the
+ * sum. Returns the coins that do not balance (empty when the invariant holds).
+ */
+import type { EngineState } from './state.ts';
+
+export interface Imbalance {
+  coin: string;
+  held: bigint;
+  external: bigint;
+}
+
+export function heldByCoin(state: EngineState): Map<string, bigint> {
+  const held = new Map<string, bigint>();
+  for (const [key, balance] of state.balances) {
+    const coin = key.slice(key.lastIndexOf('|') + 1);
+    held.set(coin, (held.get(coin) ?? 0n) + balance.available + balance.frozen - balance.borrowed);
+  }
+  return held;
+}
+
+export function conservationImbalances(state: EngineState): Imbalance[] {
+  const held = heldByCoin(state);
+  const coins = new Set([...held.keys(), ...state.externalFlows.keys()]);
+  const imbalances: Imbalance[] = [];
+  for (const coin of [...coins].sort()) {
+    const heldAmount = held.get(coin) ?? 0n;
+    const external = state.externalFlows.get(coin) ?? 0n;
+    if (heldAmount !== external) imbalances.push({ coin, held: heldAmount, external });
+  }
+  return imbalances;
+}

@@ -1,0 +1,48 @@
+/**
+ * The engine's whole state: plain data (Maps, bigints, strings), so that a snapshot is a
+ * serialisation of this object and nothing else.
+ */
+import type { Account, ApiKeyRecord } from '../domain/account.ts';
+import type { Instrument } from '../domain/instrument.ts';
+import type { Balance } from '../domain/wallet.ts';
+
+export interface EngineState {
+  /** Next id for orders, fills, bills and records (one counter keeps ids globally unique). */
+  nextId: number;
+  /** Next account uid. */
+  nextUid: number;
+  /** The engine's clock: the latest command time, or simulated time. */
+  nowMs: number;
+  /** Offset added to command times when the clock is simulated (advanced by the operator). */
+  clockOffsetMs: number;
+  accounts: Map<string, Account>;
+  apiKeys: Map<string, ApiKeyRecord>;
+  /** Key: `${uid}|${wallet}|${coin}`. */
+  balances: Map<string, Balance>;
+  /** Key: `${category}:${symbol}`. */
+  instruments: Map<string, Instrument>;
+  /** Index price per instrument key, decimal string. */
+  indexPrices: Map<string, string>;
+  /** Coins that entered (+) and left (−) the system through the operator, per coin. */
+  externalFlows: Map<string, bigint>;
+}
+
+/** First uid handed out: ten digits, like the venue's. */
+export const FIRST_UID = 1_000_000_001;
+/** First order/fill/bill id: ids print as 18-digit strings, like the venue's. */
+export const ID_BASE = 10n ** 17n;
+
+export function createState(): EngineState {
+  return {
+    nextId: 1,
+    nextUid: FIRST_UID,
+    nowMs: 0,
+    clockOffsetMs: 0,
+    accounts: new Map(),
+    apiKeys: new Map(),
+    balances: new Map(),
+    instruments: new Map(),
+    indexPrices: new Map(),
+    externalFlows: new Map(),
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * Composition: opens the store, recovers the engine, seeds a fresh store, builds the HTTP app
+ * and listens. main.ts calls it with the environment's settings; tests call it with their own.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { buildApp } from './api/app.ts';
+import { createLogger, type LogSink, type Logger } from './api/logger.ts';
+import type { Route } from './api/request.ts';
+import type { Services } from './api/services.ts';
+import { accountInfoRoutes } from './api/routes/account-info.ts';
+import { publicRoutes } from './api/routes/public.ts';
+import { adminRoutes } from './admin/routes.ts';
+import { seedDemoAccount, seedInstruments } from './bootstrap.ts';
+import type { Config } from './config.ts';
+import { openSqliteStore } from './persistence/sqlite/sqlite-store.ts';
+import type { Clock } from './ports/clock.ts';
+import { realClock, simulatedClock } from './runtime/clocks.ts';
+import { recover } from './runtime/recovery.ts';
+import { Sequencer } from './runtime/sequencer.ts';
+import { newOperatorToken, SecretBox } from './security/secrets.ts';
+
+export interface Credentials {
+  baseUrl: string;
+  uid: string;
+  apiKey: string;
+  secretKey: string;
+  passphrase: string;
+  operatorToken: string;
+}
+
+export interface RunningServer {
+  url: string;
+  credentials: Partial<Credentials> & { operatorToken: string };
+  services: Services;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+function writePrivate(file: string, text: string): void {
+  writeFileSync(file, text, { mode: 0o600 });
+}
+
+function serverKey(config: Config): Buffer {
+  if (config.serverKeyHex) return Buffer.from(config.serverKeyHex, 'hex');
+  const file = join(config.dataDir, 'server.key');
+  if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+  const key = randomBytes(32);
+  writePrivate(file, key.toString('hex'));
+  return key;
+}
+
+function allRoutes(services: Services): Route[] {
+  return [...publicRoutes(services), ...accountInfoRoutes(), ...adminRoutes(services)];
+}
+
+export async function startServer(config: Config, logSink: LogSink | null = null): Promise<RunningServer> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const logger = createLogger(config.log === 'off' ? null : logSink);
+  const store = openSqliteStore(join(config.dataDir, 'bourse.db'));
+  const recovered = await recover(store);
+  const sequencer = new Sequencer(recovered.exchange, recovered.seq, store, {
+    snapshotEvery: config.snapshotEvery,
+    onStoreError: (error) =>
+      logger.error('store error', { error: error instanceof Error ? error.message : String(error) }),
+  });
+  const startMs = Date.now();
+  const clock: Clock =
+    config.clock === 'simulated'
+      ? simulatedClock(() => sequencer.exchange.state.nowMs, startMs)
+      : realClock();
+  const box = new SecretBox(serverKey(config));
+  const services: Services = { sequencer, store, clock, box, wallNow: () => Date.now() };
+
+  const credentialsFile = join(config.dataDir, 'credentials.json');
+  const stored = existsSync(credentialsFile)
+    ? (JSON.parse(readFileSync(credentialsFile, 'utf8')) as Partial<Credentials>)
+    : {};
+  const operatorToken = config.operatorToken ?? stored.operatorToken ?? newOperatorToken();
+  let credentials: Partial<Credentials> & { operatorToken: string } = { ...stored, operatorToken };
+  const fresh = recovered.seq === 0;
+  if (fresh) {
+    await seedInstruments(sequencer, clock);
+    if (config.seedDemo) credentials = { ...credentials, ...(await seedDemoAccount(sequencer, clock, box)) };
+  }
+
+  const app = buildApp({
+    services,
+    routes: allRoutes(services),
+    logger,
+    rateLimits: config.rateLimits,
+    operatorToken,
+    enforceAccountMode: config.enforceAccountMode,
+    trustProxy: config.trustProxy,
+  });
+  const server: Server = createServer({ keepAlive: true }, (request, response) =>
+    app.handle(request, response),
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  credentials = { ...credentials, baseUrl: url };
+  if (
+    fresh ||
+    !existsSync(credentialsFile) ||
+    stored.operatorToken !== operatorToken ||
+    stored.baseUrl !== url
+  ) {
+    writePrivate(credentialsFile, `${JSON.stringify(credentials, null, 2)}\n`);
+  }
+  logger.info('bourse started', {
+    url,
+    seq: recovered.seq,
+    replayed: recovered.replayed,
+    clock: config.clock,
+  });
+
+  return {
+    url,
+    credentials,
+    services,
+    logger,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await sequencer.drain();
+      await sequencer.snapshot();
+      await store.close();
+    },
+  };
+}
