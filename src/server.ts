@@ -9,11 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { buildApp } from './api/app.ts';
 import { createLogger, type LogSink, type Logger } from './api/logger.ts';
-import type { Route } from './api/request.ts';
 import type { Services } from './api/services.ts';
-import { accountInfoRoutes } from './api/routes/account-info.ts';
-import { publicRoutes } from './api/routes/public.ts';
-import { adminRoutes } from './admin/routes.ts';
+import { allRoutes } from './api/routes/index.ts';
 import { seedDemoAccount, seedInstruments } from './bootstrap.ts';
 import type { Config } from './config.ts';
 import { openSqliteStore } from './persistence/sqlite/sqlite-store.ts';
@@ -51,10 +48,6 @@ function serverKey(config: Config): Buffer {
   const key = randomBytes(32);
   writePrivate(file, key.toString('hex'));
   return key;
-}
-
-function allRoutes(services: Services): Route[] {
-  return [...publicRoutes(services), ...accountInfoRoutes(), ...adminRoutes(services)];
 }
 
 export async function startServer(config: Config, logSink: LogSink | null = null): Promise<RunningServer> {
