@@ -56,7 +56,9 @@ function compileRoutes(routes: Route[]) {
       const matches = pattern.parts.every((part, index) => {
         const actual = parts[index] ?? '';
         if (part.startsWith(':')) {
-          params[part.slice(1)] = decodeURIComponent(actual);
+          const decoded = decodePathPart(actual);
+          if (decoded === null) return false;
+          params[part.slice(1)] = decoded;
           return actual !== '';
         }
         return part === actual;
@@ -65,6 +67,15 @@ function compileRoutes(routes: Route[]) {
     }
     return null;
   };
+}
+
+/** A path segment, percent-decoded; null when the encoding is malformed (the route then does not match). */
+function decodePathPart(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
 }
 
 function clientIp(request: IncomingMessage, trustProxy: boolean): string {
