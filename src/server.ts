@@ -4,10 +4,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { buildApp } from './api/app.ts';
+import { failure } from './api/envelope.ts';
+import { wireError } from './api/error-map.ts';
 import { createLogger, type LogSink, type Logger } from './api/logger.ts';
 import type { Services } from './api/services.ts';
 import { allRoutes } from './api/routes/index.ts';
@@ -48,6 +51,25 @@ function serverKey(config: Config): Buffer {
   const key = randomBytes(32);
   writePrivate(file, key.toString('hex'));
   return key;
+}
+
+/**
+ * A request node:http cannot parse (bad request line, control characters, oversize headers)
+ * still gets the venue envelope rather than node's bare "400 Bad Request".
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, nowMs: number): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const wire = wireError('PARAM_INVALID', 'v2', ['malformed HTTP request']);
+  const text = JSON.stringify(failure(wire.code, wire.msg, nowMs));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+  );
 }
 
 export async function startServer(config: Config, logSink: LogSink | null = null): Promise<RunningServer> {
@@ -91,6 +113,9 @@ export async function startServer(config: Config, logSink: LogSink | null = null
   });
   const server: Server = createServer({ keepAlive: true }, (request, response) =>
     app.handle(request, response),
+  );
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
+    answerClientError(error, socket, services.wallNow()),
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
