@@ -56,7 +56,17 @@ export function parseRateLimitConfig(text: string | undefined): RateLimitConfig 
   if (!text) return config;
   if (text === 'off') return { ...config, enabled: false };
   if (/^x\d+(\.\d+)?$/.test(text)) return { ...config, scale: Number(text.slice(1)) };
-  const parsed = JSON.parse(text) as Record<string, unknown>;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = null;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new Error(
+      'BOURSE_RATE_LIMITS must be off, x<factor>, or a JSON object of path to requests per second',
+    );
+  }
   for (const [path, value] of Object.entries(parsed)) {
     if (typeof value !== 'number' || !(value > 0))
       throw new Error(`BOURSE_RATE_LIMITS: ${path} must be a positive number`);
