@@ -72,6 +72,83 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
   },
   INSTRUMENT_EXISTS: e('40020', 'Parameter {0} error'),
   CLOCK_NOT_SIMULATED: e('40020', 'Parameter {0} error'),
+  SYMBOL_NOT_OPEN: {
+    ...e('43115', 'The current trading pair is opening soon, please refer to the official announcement for the opening time'),
+    v3: e('25101', 'Trading pair not open for trading'),
+  },
+  SYMBOL_OFFLINE: {
+    ...e('41114', 'The current trading pair is under maintenance, please refer to the official announcement for the opening time'),
+    'v2-mix': e('40309', 'The contract has been removed'),
+    v3: e('25102', 'Trading pair temporarily closed for maintenance'),
+  },
+  SYMBOL_RESTRICTED: e('25013', '{0} not support API trade'),
+  PRICE_PRECISION_INVALID: {
+    ...e('41103', 'param {0} error'),
+    'v2-mix': e('40808', 'Parameter verification exception {0}'),
+    v3: e('25244', 'Price should be a multiple of {1}'),
+  },
+  PRICE_STEP_INVALID: {
+    ...e('45115', 'The price you enter should be a multiple of {1}'),
+    'v2-mix': e('40787', 'The price step does not match'),
+    v3: e('25244', 'Price should be a multiple of {1}'),
+  },
+  QUANTITY_PRECISION_INVALID: {
+    ...e('40808', 'Parameter verification exception {0}'),
+    v3: e('25610', 'Order amount does not meet precision requirements'),
+  },
+  QUANTITY_STEP_INVALID: {
+    ...e('22038', 'Please enter the quantity as an integral multiple of {1}'),
+    v3: e('25610', 'Order amount does not meet precision requirements'),
+  },
+  QUANTITY_BELOW_MINIMUM: {
+    ...e('43006', 'The order quantity is less than the minimum transaction quantity'),
+    'v2-mix': e('45111', 'less than the minimum order quantity'),
+    v3: e('25207', '{0} trading quantity cannot be less than {1} units'),
+  },
+  QUANTITY_ABOVE_MAXIMUM: {
+    ...e('43007', 'The order quantity is greater than the maximum transaction quantity'),
+    'v2-mix': e('45112', 'more than the maximum order quantity'),
+    v3: e('25208', '{0} trading quantity cannot exceed {1} units'),
+  },
+  AMOUNT_BELOW_MINIMUM: {
+    ...e('45110', 'less than the minimum amount {1} {2}'),
+    v3: e('25611', 'Order quantity must be greater than the minimum order amount'),
+  },
+  PRICE_ABOVE_LIMIT: {
+    ...e('40815', 'The order price is higher than the highest bid price'),
+    v3: e('25206', '{0} trading price cannot exceed {1}%'),
+  },
+  PRICE_BELOW_LIMIT: {
+    ...e('40816', 'The order price is lower than the lowest selling price'),
+    v3: e('25205', '{0} trading price cannot be below {1}%'),
+  },
+  TOO_MANY_OPEN_ORDERS: {
+    ...e('43005', 'Exceed the maximum number of orders'),
+    'v2-mix': e('40761', 'The total number of unfilled orders is too high'),
+    v3: e('25211', 'Exceeds the limit of {0} maximum orders'),
+  },
+  DUPLICATE_CLIENT_OID: {
+    ...e('43118', 'clientOrderId duplicate'),
+    'v2-mix': e('40786', 'Duplicate clientOid'),
+    v3: e('25212', 'Duplicate clientOid'),
+  },
+  BATCH_TOO_LARGE: e('40306', 'Batch processing orders can only process up to {0}'),
+  ORDER_NOT_FOUND: {
+    ...e('43001', 'The order does not exist'),
+    'v2-mix': e('40768', 'Order does not exist'),
+    v3: e('25204', 'Order does not exist'),
+  },
+  ORDER_NOT_MODIFIABLE: {
+    ...e('43001', 'The order does not exist'),
+    v3: e('25568', 'The order does not meet the modification requirements.'),
+  },
+  MODIFY_PENDING: e('25003', 'Concurrent operation, please retry'),
+  MODIFY_UNCHANGED: e(
+    '25571',
+    'The modification price and qty is the same as the original value. Please adjust and try again.',
+  ),
+  TIME_RANGE_INVALID: e('40017', 'Parameter verification failed {0}'),
+  NO_DEBT: { ...e('40020', 'Parameter {0} error'), v3: e('25200', '{0} validation error') },
 };
 
 export function wireError(

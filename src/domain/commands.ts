@@ -6,6 +6,7 @@
 import type { AccountKind, AccountMode } from './account.ts';
 import type { Category } from './category.ts';
 import type { Instrument } from './instrument.ts';
+import type { OrderSide, OrderType, StpMode, TimeInForce } from './order.ts';
 
 interface Base {
   timeMs: number;
@@ -85,6 +86,65 @@ export interface AdvanceClock extends Base {
   ms: number;
 }
 
+/** One order of a placement, fields as sent (decimal strings), already enum-normalised. */
+export interface OrderRequest {
+  clientOid?: string;
+  symbol: string;
+  side: OrderSide;
+  orderType: OrderType;
+  timeInForce: TimeInForce;
+  stpMode: StpMode;
+  price?: string;
+  /** Base quantity (limit, market sell) or quote amount (market buy), as the spec defines. */
+  quantity: string;
+}
+
+/** Places one or more orders of one category; each item succeeds or fails on its own. */
+export interface PlaceOrders extends Base {
+  type: 'PlaceOrders';
+  uid: string;
+  category: Category;
+  items: OrderRequest[];
+}
+
+export interface OrderReference {
+  orderId?: string;
+  clientOid?: string;
+  /** When given, the order must be of this symbol (and category). */
+  symbol?: string;
+  category?: Category;
+}
+
+export interface CancelOrders extends Base {
+  type: 'CancelOrders';
+  uid: string;
+  items: OrderReference[];
+}
+
+export interface CancelAllOrders extends Base {
+  type: 'CancelAllOrders';
+  uid: string;
+  categories: Category[];
+  symbol?: string;
+}
+
+export interface ModifyOrder extends Base {
+  type: 'ModifyOrder';
+  uid: string;
+  order: OrderReference;
+  /** New total quantity (base), as sent. */
+  quantity?: string;
+  price?: string;
+  autoCancel: boolean;
+}
+
+/** Repays margin debt (interest first, then principal) from the wallet's own coin. */
+export interface RepayDebt extends Base {
+  type: 'RepayDebt';
+  uid: string;
+  coins: string[];
+}
+
 export type Command =
   | CreateAccount
   | CreateApiKey
@@ -94,6 +154,11 @@ export type Command =
   | AddInstrument
   | PatchInstrument
   | SetIndexPrice
-  | AdvanceClock;
+  | AdvanceClock
+  | PlaceOrders
+  | CancelOrders
+  | CancelAllOrders
+  | ModifyOrder
+  | RepayDebt;
 
 export type CommandType = Command['type'];

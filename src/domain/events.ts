@@ -4,6 +4,7 @@
  */
 import type { Account } from './account.ts';
 import type { Instrument } from './instrument.ts';
+import type { OrderView } from './order-view.ts';
 
 export interface BillPosted {
   type: 'BillPosted';
@@ -53,4 +54,58 @@ export interface IndexPriceSet {
   timeMs: number;
 }
 
-export type EngineEvent = BillPosted | FundingRecorded | AccountCreated | InstrumentChanged | IndexPriceSet;
+/** The order as it stands after a command touched it (one event per order per command). */
+export interface OrderUpdated {
+  type: 'OrderUpdated';
+  order: OrderView;
+}
+
+/** One side of a trade, as the fill history reports it. */
+export interface FillRecorded {
+  type: 'FillRecorded';
+  fill: FillView;
+}
+
+export interface FillView {
+  execId: string;
+  tradeId: string;
+  orderId: string;
+  clientOid: string;
+  uid: string;
+  category: string;
+  symbol: string;
+  orderType: string;
+  side: string;
+  execPrice: string;
+  execQty: string;
+  execValue: string;
+  tradeScope: 'taker' | 'maker';
+  tradeSide: string;
+  feeCoin: string;
+  /** Fee paid, a positive decimal string (wire formats choose the sign). */
+  fee: string;
+  execPnl: string;
+  timeMs: number;
+}
+
+export interface TradeRecorded {
+  type: 'TradeRecorded';
+  tradeId: string;
+  category: string;
+  symbol: string;
+  price: string;
+  quantity: string;
+  /** Taker side. */
+  side: string;
+  timeMs: number;
+}
+
+export type EngineEvent =
+  | BillPosted
+  | FundingRecorded
+  | AccountCreated
+  | InstrumentChanged
+  | IndexPriceSet
+  | OrderUpdated
+  | FillRecorded
+  | TradeRecorded;

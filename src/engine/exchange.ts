@@ -5,23 +5,34 @@
  *
  * Time: a command's `timeMs` is when the edge accepted it. The engine's clock never runs
  * backwards (`nowMs` is the maximum seen), and AdvanceClock moves it forward by the given
- * amount for simulated time.
+ * amount for simulated time. Jobs tied to the clock (margin interest, the clientOid window)
+ * run before the command, at the command's time.
  */
 import type { Command } from '../domain/commands.ts';
 import type { EngineEvent } from '../domain/events.ts';
+import { CLIENT_OID_WINDOW_MS } from '../domain/order.ts';
 import { ok, type Outcome } from '../domain/result-code.ts';
 import { createAccount, createApiKey, modifyApiKey } from './accounts/accounts.ts';
 import { deposit, withdraw } from './accounts/external-flows.ts';
-import { createContext, type Context } from './context.ts';
+import { createContext } from './context.ts';
 import { addInstrument, patchInstrument, setIndexPrice } from './instruments/instruments.ts';
+import { accrueHourlyInterest, HOUR_MS } from './margin/interest.ts';
+import { enforceMarginRisk } from './margin/liquidation.ts';
+import { repayDebt } from './margin/repay.ts';
 import { createState, type EngineState } from './state.ts';
+import { Books } from './trading/books.ts';
+import { cancelAllOrders, cancelOrders } from './trading/cancel.ts';
+import { modifyOrder } from './trading/modify.ts';
+import { placeOrders } from './trading/place.ts';
+import type { TradingContext } from './trading/trading-context.ts';
 
 export interface ExecuteResult {
   outcome: Outcome<unknown>;
   events: EngineEvent[];
 }
 
-function dispatch(context: Context, command: Command): Outcome<unknown> {
+function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
+  const { context } = trading;
   switch (command.type) {
     case 'CreateAccount':
       return createAccount(context, command);
@@ -37,23 +48,52 @@ function dispatch(context: Context, command: Command): Outcome<unknown> {
       return addInstrument(context, command);
     case 'PatchInstrument':
       return patchInstrument(context, command);
-    case 'SetIndexPrice':
-      return setIndexPrice(context, command);
+    case 'SetIndexPrice': {
+      const outcome = setIndexPrice(context, command);
+      if (outcome.ok) enforceMarginRisk(trading);
+      return outcome;
+    }
     case 'AdvanceClock':
+      enforceMarginRisk(trading);
       return ok({ nowMs: context.nowMs });
+    case 'PlaceOrders':
+      return placeOrders(trading, command);
+    case 'CancelOrders':
+      return cancelOrders(trading, command);
+    case 'CancelAllOrders':
+      return cancelAllOrders(trading, command);
+    case 'ModifyOrder':
+      return modifyOrder(trading, command);
+    case 'RepayDebt':
+      return repayDebt(context, command);
+  }
+}
+
+/** Jobs that run when the clock passes an hour: interest, and forgetting old clientOids. */
+function runClockJobs(state: EngineState, nowMs: number): void {
+  const hourStart = Math.floor(nowMs / HOUR_MS) * HOUR_MS;
+  if (hourStart <= state.interestChargedToMs) return;
+  accrueHourlyInterest(state, nowMs);
+  for (const [key, entry] of state.clientOids) {
+    if (nowMs - entry.timeMs >= CLIENT_OID_WINDOW_MS) state.clientOids.delete(key);
   }
 }
 
 export class Exchange {
-  constructor(public readonly state: EngineState = createState()) {}
+  readonly books: Books;
+
+  constructor(public readonly state: EngineState = createState()) {
+    this.books = Books.rebuild(state);
+  }
 
   execute(command: Command): ExecuteResult {
     const state = this.state;
     const advancedMs = command.type === 'AdvanceClock' ? Math.max(0, command.ms) : 0;
     state.nowMs = Math.max(state.nowMs, command.timeMs) + advancedMs;
+    runClockJobs(state, state.nowMs);
     const events: EngineEvent[] = [];
     const context = createContext(state, state.nowMs, events);
-    const outcome = dispatch(context, command);
+    const outcome = dispatch({ context, books: this.books, touched: new Map() }, command);
     return { outcome, events: outcome.ok ? events : [] };
   }
 }

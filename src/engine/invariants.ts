@@ -1,8 +1,8 @@
 /**
  * Ledger conservation (DESIGN.md §7): for every coin, what all accounts hold (available +
- * frozen − borrowed) equals what entered through deposits minus what left through
- * withdrawals. Fee and insurance-fund accounts are ordinary accounts, so they are inside the
- * sum. Returns the coins that do not balance (empty when the invariant holds).
+ * frozen − borrowed − unpaid interest) plus fees collected plus interest accrued to the
+ * lender equals what entered through deposits minus what left through withdrawals.
+ * Returns the coins that do not balance (empty when the invariant holds).
  */
 import type { EngineState } from './state.ts';
 
@@ -16,7 +16,13 @@ export function heldByCoin(state: EngineState): Map<string, bigint> {
   const held = new Map<string, bigint>();
   for (const [key, balance] of state.balances) {
     const coin = key.slice(key.lastIndexOf('|') + 1);
-    held.set(coin, (held.get(coin) ?? 0n) + balance.available + balance.frozen - balance.borrowed);
+    held.set(
+      coin,
+      (held.get(coin) ?? 0n) + balance.available + balance.frozen - balance.borrowed - balance.interest,
+    );
+  }
+  for (const source of [state.feesCollected, state.interestAccrued]) {
+    for (const [coin, amount] of source) held.set(coin, (held.get(coin) ?? 0n) + amount);
   }
   return held;
 }

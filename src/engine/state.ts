@@ -4,6 +4,7 @@
  */
 import type { Account, ApiKeyRecord } from '../domain/account.ts';
 import type { Instrument } from '../domain/instrument.ts';
+import type { Order } from '../domain/order.ts';
 import type { Balance } from '../domain/wallet.ts';
 
 export interface EngineState {
@@ -25,6 +26,22 @@ export interface EngineState {
   indexPrices: Map<string, string>;
   /** Coins that entered (+) and left (−) the system through the operator, per coin. */
   externalFlows: Map<string, bigint>;
+  /** Open orders (live, partially filled); closed ones live in the projections. */
+  orders: Map<string, Order>;
+  /** `${uid}|${clientOid}` → order id and time, for the six-hour idempotency window. */
+  clientOids: Map<string, { orderId: string; timeMs: number }>;
+  /** Open order counts: `${uid}|spot` (spot + margin), `${uid}|futures`, `${uid}|${category}:${symbol}`. */
+  openOrderCounts: Map<string, number>;
+  /** Last trade price per instrument key, ticks. */
+  lastTradeTicks: Map<string, number>;
+  /** Trading fees collected, per coin (part of the conservation sum). */
+  feesCollected: Map<string, bigint>;
+  /** Margin interest charged and not yet paid is a debt; this counts it as the lender's income. */
+  interestAccrued: Map<string, bigint>;
+  /** Time priority counter for the books. */
+  nextSequence: number;
+  /** Start of the hour up to which margin interest has been charged. */
+  interestChargedToMs: number;
 }
 
 /** First uid handed out: ten digits, like the venue's. */
@@ -44,5 +61,13 @@ export function createState(): EngineState {
     instruments: new Map(),
     indexPrices: new Map(),
     externalFlows: new Map(),
+    orders: new Map(),
+    clientOids: new Map(),
+    openOrderCounts: new Map(),
+    lastTradeTicks: new Map(),
+    feesCollected: new Map(),
+    interestAccrued: new Map(),
+    nextSequence: 1,
+    interestChargedToMs: 0,
   };
 }

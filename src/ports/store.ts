@@ -6,7 +6,8 @@
  * are written in one transaction, and the promise resolves only once that is on disk.
  */
 import type { Command } from '../domain/commands.ts';
-import type { EngineEvent } from '../domain/events.ts';
+import type { EngineEvent, FillView } from '../domain/events.ts';
+import type { OrderView } from '../domain/order-view.ts';
 
 export interface JournalEntry {
   seq: number;
@@ -62,6 +63,29 @@ export interface FundingRow {
   timeMs: number;
 }
 
+export interface OrderQuery {
+  uid: string;
+  categories?: readonly string[];
+  symbol?: string;
+  /** Only closed orders (filled, cancelled), as the history endpoints list them. */
+  closedOnly?: boolean;
+  startTimeMs?: number;
+  endTimeMs?: number;
+  idLessThan?: string;
+  limit: number;
+}
+
+export interface FillQuery {
+  uid: string;
+  categories?: readonly string[];
+  symbol?: string;
+  orderId?: string;
+  startTimeMs?: number;
+  endTimeMs?: number;
+  idLessThan?: string;
+  limit: number;
+}
+
 export interface Store {
   /** The latest snapshot, or null on an empty store. */
   latestSnapshot(): Promise<Snapshot | null>;
@@ -72,5 +96,11 @@ export interface Store {
   saveSnapshot(snapshot: Snapshot): Promise<void>;
   bills(query: BillQuery): Promise<BillRow[]>;
   fundingRecords(uid: string, limit: number): Promise<FundingRow[]>;
+  /** An order by id or clientOid (the latest with that clientOid), open or closed. */
+  order(uid: string, reference: { orderId?: string; clientOid?: string }): Promise<OrderView | null>;
+  /** Orders newest first (by id). */
+  orders(query: OrderQuery): Promise<OrderView[]>;
+  /** Fills newest first (by execId). */
+  fills(query: FillQuery): Promise<FillView[]>;
   close(): Promise<void>;
 }

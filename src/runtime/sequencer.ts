@@ -2,8 +2,10 @@
  * The sequencer: the single writer. It runs each command through the engine at once (so
  * later commands see earlier ones), and acknowledges nothing until the turn's commands are
  * durable: all commands submitted in one event-loop turn share one store append (group
- * commit). Failed commands change no state and are not journaled, but their answers also
- * wait for the flush, so no answer overtakes the durability of what came before it.
+ * commit). Every command is journaled, failed ones included: a failure changes no business
+ * state, but the engine clock and clock jobs still advance with it, and replay must see
+ * exactly the stream the live engine saw. Answers wait for the flush, so no answer overtakes
+ * the durability of what came before it.
  *
  * If the store fails, every answer of the turn is STORE_UNAVAILABLE (the venue's "outcome
  * unknown, query by clientOid"), and the engine is rebuilt from the store, so nothing
@@ -52,10 +54,8 @@ export class Sequencer {
   submit<T>(command: Command): Promise<Outcome<T>> {
     if (this.recovering) return Promise.resolve(fail('STORE_UNAVAILABLE'));
     const { outcome, events } = this.current.execute(command);
-    if (outcome.ok) {
-      this.seq += 1;
-      this.entries.push({ seq: this.seq, command, events });
-    }
+    this.seq += 1;
+    this.entries.push({ seq: this.seq, command, events });
     this.scheduleFlush();
     return new Promise((resolve) => {
       this.waiting.push({ outcome, resolve: resolve as (outcome: Outcome<unknown>) => void });

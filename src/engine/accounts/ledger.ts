@@ -30,18 +30,21 @@ export interface Posting {
   uid: string;
   wallet: string;
   coin: string;
-  /** Signed change of the available balance. */
+  /** Signed change of the balance. */
   amount: bigint;
   businessType: string;
   symbol?: string;
   fee?: bigint;
+  /** Which part of the balance changes: available (default) or frozen (settling a hold). */
+  from?: 'available' | 'frozen';
 }
 
-/** Changes an available balance and writes the bill. */
+/** Changes an available (or frozen) balance and writes the bill. */
 export function post(context: Context, posting: Posting): void {
   const balance = balanceFor(context.state, posting.uid, posting.wallet, posting.coin);
-  balance.available += posting.amount;
-  if (balance.available < 0n) {
+  if (posting.from === 'frozen') balance.frozen += posting.amount;
+  else balance.available += posting.amount;
+  if (balance.available < 0n || balance.frozen < 0n) {
     throw new Error(`ledger: ${posting.uid} ${posting.wallet} ${posting.coin} would go negative`);
   }
   context.emit({
@@ -67,4 +70,18 @@ export function freeze(context: Context, uid: string, wallet: string, coin: stri
   }
   balance.available -= amount;
   balance.frozen += amount;
+}
+
+/** Borrowing (margin): available and the debt grow together, so net holdings are unchanged. */
+export function borrow(
+  context: Context,
+  uid: string,
+  wallet: string,
+  coin: string,
+  amount: bigint,
+  symbol = '',
+): void {
+  const balance = balanceFor(context.state, uid, wallet, coin);
+  balance.borrowed += amount;
+  post(context, { uid, wallet, coin, amount, businessType: 'borrow', symbol });
 }

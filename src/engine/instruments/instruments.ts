@@ -5,6 +5,7 @@
 import type { AddInstrument, PatchInstrument, SetIndexPrice } from '../../domain/commands.ts';
 import { decimalPlaces, isDecimalText } from '../../domain/decimal.ts';
 import { instrumentKey, INSTRUMENT_STATUSES, type Instrument } from '../../domain/instrument.ts';
+import { MONEY_SCALE } from '../../domain/money.ts';
 import { fail, ok, type Failure, type Outcome } from '../../domain/result-code.ts';
 import type { Context } from '../context.ts';
 
@@ -54,6 +55,8 @@ export function validateInstrument(instrument: Instrument): Failure | null {
   if (!Number.isInteger(quantityPlaces) || quantityPlaces > 8) {
     return { code: 'PARAM_ERROR', params: ['quantityPrecision'] };
   }
+  if (pricePlaces + quantityPlaces > MONEY_SCALE)
+    return { code: 'PARAM_ERROR', params: ['quantityPrecision'] };
   const multipliers: [keyof Instrument, number][] = [
     ['priceMultiplier', pricePlaces],
     ['quantityMultiplier', quantityPlaces],

@@ -8,7 +8,18 @@
 import Database from 'better-sqlite3';
 import { crc32 } from 'node:zlib';
 import type { Command } from '../../domain/commands.ts';
-import type { BillQuery, BillRow, FundingRow, JournalEntry, Snapshot, Store } from '../../ports/store.ts';
+import type { FillView } from '../../domain/events.ts';
+import type { OrderView } from '../../domain/order-view.ts';
+import type {
+  BillQuery,
+  BillRow,
+  FillQuery,
+  FundingRow,
+  JournalEntry,
+  OrderQuery,
+  Snapshot,
+  Store,
+} from '../../ports/store.ts';
 import { decode, encode } from '../codec.ts';
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 import { createSqliteProjector } from './projector.ts';
@@ -105,10 +116,64 @@ export function openSqliteStore(file: string): Store {
         timeMs: Number(row.time_ms),
       }));
     },
+    async order(uid, reference) {
+      const row = reference.orderId
+        ? db.prepare('SELECT body FROM orders WHERE uid = ? AND order_id = ?').get(uid, reference.orderId)
+        : db
+            .prepare(
+              'SELECT body FROM orders WHERE uid = ? AND client_oid = ? ORDER BY order_id DESC LIMIT 1',
+            )
+            .get(uid, reference.clientOid ?? '');
+      return row ? (JSON.parse((row as { body: string }).body) as OrderView) : null;
+    },
+    async orders(query: OrderQuery) {
+      const { where, params } = filters(query, 'order_id', 'created_ms');
+      if (query.closedOnly) where.push("status IN ('filled', 'cancelled')");
+      const sql = `SELECT body FROM orders WHERE ${where.join(' AND ')} ORDER BY order_id DESC LIMIT ?`;
+      const rows = db.prepare(sql).all(...params, query.limit) as { body: string }[];
+      return rows.map((row) => JSON.parse(row.body) as OrderView);
+    },
+    async fills(query: FillQuery) {
+      const { where, params } = filters(query, 'exec_id', 'time_ms');
+      if (query.orderId) {
+        where.push('order_id = ?');
+        params.push(query.orderId);
+      }
+      const sql = `SELECT body FROM fills WHERE ${where.join(' AND ')} ORDER BY exec_id DESC LIMIT ?`;
+      const rows = db.prepare(sql).all(...params, query.limit) as { body: string }[];
+      return rows.map((row) => JSON.parse(row.body) as FillView);
+    },
     async close() {
       db.close();
     },
   };
+}
+
+/** The filters orders and fills share: account, categories, symbol, time window, id cursor. */
+function filters(query: OrderQuery | FillQuery, idColumn: string, timeColumn: string) {
+  const where: string[] = ['uid = ?'];
+  const params: (string | number)[] = [query.uid];
+  if (query.categories?.length) {
+    where.push(`category IN (${query.categories.map(() => '?').join(',')})`);
+    params.push(...query.categories);
+  }
+  if (query.symbol) {
+    where.push('symbol = ?');
+    params.push(query.symbol);
+  }
+  if (query.startTimeMs !== undefined) {
+    where.push(`${timeColumn} >= ?`);
+    params.push(query.startTimeMs);
+  }
+  if (query.endTimeMs !== undefined) {
+    where.push(`${timeColumn} <= ?`);
+    params.push(query.endTimeMs);
+  }
+  if (query.idLessThan) {
+    where.push(`${idColumn} < ?`);
+    params.push(query.idLessThan);
+  }
+  return { where, params };
 }
 
 function queryBills(db: Database.Database, query: BillQuery): BillRow[] {

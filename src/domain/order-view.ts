@@ -1,0 +1,35 @@
+/**
+ * An order as reported: formatted once by the engine (with the instrument of the moment), so
+ * that history shows what was true when it happened. Both the v2 and the v3 wire shapes are
+ * produced from this one record.
+ */
+export interface OrderView {
+  orderId: string;
+  clientOid: string;
+  uid: string;
+  category: string;
+  symbol: string;
+  wallet: string;
+  side: string;
+  orderType: string;
+  timeInForce: string;
+  stpMode: string;
+  /** Limit price; "0" for market orders. */
+  price: string;
+  /** Ordered base quantity; "0" for a market buy by amount. */
+  qty: string;
+  /** Market buy: quote amount; otherwise "0". */
+  amount: string;
+  cumExecQty: string;
+  cumExecValue: string;
+  /** Average fill price; "0" before any fill. */
+  avgPrice: string;
+  feeCoin: string;
+  /** Fee paid, positive decimal. */
+  fee: string;
+  status: string;
+  cancelReason: string;
+  source: string;
+  createdTimeMs: number;
+  updatedTimeMs: number;
+}

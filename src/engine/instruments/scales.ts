@@ -1,0 +1,103 @@
+/**
+ * Integer steps of an instrument: prices in ticks, quantities in lots, values in money units.
+ *
+ * Spot and margin: tick = 10^-pricePrecision, lot = 10^-quantityPrecision. Futures: tick =
+ * priceMultiplier, lot = quantityMultiplier (both at most pricePrecision / quantityPrecision
+ * places). The value of `lots` at `ticks` is exact in money units because an instrument is
+ * refused unless pricePrecision + quantityPrecision ≤ MONEY_SCALE.
+ */
+import { isFutures } from '../../domain/category.ts';
+import { formatScaled, parseScaled } from '../../domain/decimal.ts';
+import type { Instrument } from '../../domain/instrument.ts';
+import { MONEY_SCALE } from '../../domain/money.ts';
+
+export interface Scales {
+  pricePlaces: number;
+  quantityPlaces: number;
+  quotePlaces: number;
+  /** One tick in units of 10^-pricePlaces. */
+  tickUnits: bigint;
+  /** One lot in units of 10^-quantityPlaces. */
+  lotUnits: bigint;
+  /** Money units per (tick × lot). */
+  moneyPerTickLot: bigint;
+}
+
+const cache = new WeakMap<Instrument, Scales>();
+
+export function scalesOf(instrument: Instrument): Scales {
+  const cached = cache.get(instrument);
+  if (cached) return cached;
+  const pricePlaces = Number(instrument.pricePrecision || '0');
+  const quantityPlaces = Number(instrument.quantityPrecision || '0');
+  const futures = isFutures(instrument.category);
+  const tickUnits =
+    (futures && instrument.priceMultiplier && parseScaled(instrument.priceMultiplier, pricePlaces)) || 1n;
+  const lotUnits =
+    (futures &&
+      instrument.quantityMultiplier &&
+      parseScaled(instrument.quantityMultiplier, quantityPlaces)) ||
+    1n;
+  const scales: Scales = {
+    pricePlaces,
+    quantityPlaces,
+    quotePlaces: Number(instrument.quotePrecision || String(MONEY_SCALE)),
+    tickUnits,
+    lotUnits,
+    moneyPerTickLot: tickUnits * lotUnits * 10n ** BigInt(MONEY_SCALE - pricePlaces - quantityPlaces),
+  };
+  cache.set(instrument, scales);
+  return scales;
+}
+
+export type StepError = 'precision' | 'step' | 'range';
+
+/** Decimal price → ticks; 'precision' for too many decimals, 'step' for an off-step price. */
+export function priceToTicks(instrument: Instrument, text: string): number | StepError {
+  const scales = scalesOf(instrument);
+  const scaled = parseScaled(text, scales.pricePlaces);
+  if (scaled === null) return 'precision';
+  if (scaled % scales.tickUnits !== 0n) return 'step';
+  const ticks = scaled / scales.tickUnits;
+  return ticks > BigInt(Number.MAX_SAFE_INTEGER) ? 'range' : Number(ticks);
+}
+
+export function ticksToPrice(instrument: Instrument, ticks: number): string {
+  const scales = scalesOf(instrument);
+  return formatScaled(BigInt(ticks) * scales.tickUnits, scales.pricePlaces);
+}
+
+export function quantityToLots(instrument: Instrument, text: string): number | StepError {
+  const scales = scalesOf(instrument);
+  const scaled = parseScaled(text, scales.quantityPlaces);
+  if (scaled === null) return 'precision';
+  if (scaled % scales.lotUnits !== 0n) return 'step';
+  const lots = scaled / scales.lotUnits;
+  return lots > BigInt(Number.MAX_SAFE_INTEGER) ? 'range' : Number(lots);
+}
+
+export function lotsToQuantity(instrument: Instrument, lots: number): string {
+  const scales = scalesOf(instrument);
+  return formatScaled(BigInt(lots) * scales.lotUnits, scales.quantityPlaces);
+}
+
+/** Base quantity of `lots` in money units (for base-coin balances). */
+export function lotsToMoney(instrument: Instrument, lots: number): bigint {
+  const scales = scalesOf(instrument);
+  return BigInt(lots) * scales.lotUnits * 10n ** BigInt(MONEY_SCALE - scales.quantityPlaces);
+}
+
+/** Exact quote value of `lots` at `ticks`, money units. */
+export function quoteValue(instrument: Instrument, ticks: number, lots: number): bigint {
+  return BigInt(ticks) * BigInt(lots) * scalesOf(instrument).moneyPerTickLot;
+}
+
+/** Decimal price → money units per one base coin (for band and valuation arithmetic). */
+export function priceToMoney(text: string): bigint | null {
+  return parseScaled(text, MONEY_SCALE);
+}
+
+export function ticksToMoney(instrument: Instrument, ticks: number): bigint {
+  const scales = scalesOf(instrument);
+  return BigInt(ticks) * scales.tickUnits * 10n ** BigInt(MONEY_SCALE - scales.pricePlaces);
+}

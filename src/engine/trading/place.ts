@@ -1,0 +1,200 @@
+/**
+ * Placing orders: validate → hold → match → settle (DESIGN.md, "The pipeline of one order").
+ * Each item of a batch stands alone: a failed item changes nothing, the others go on.
+ *
+ * Taker outcomes (venue-mechanics §4.3): a gtc remainder rests; ioc and market remainders are
+ * cancelled; a fok that cannot fill whole, and a post_only that would take, are accepted and
+ * cancelled at once with no fill (the venue returns their orderId and reports them cancelled).
+ */
+import type { OrderRequest, PlaceOrders } from '../../domain/commands.ts';
+import {
+  CLIENT_OID_WINDOW_MS,
+  MAX_OPEN_ORDERS_PER_LINE,
+  transition,
+  type CancelReason,
+  type Order,
+} from '../../domain/order.ts';
+import { fail, ok, type Outcome } from '../../domain/result-code.ts';
+import { quoteValue } from '../instruments/scales.ts';
+import { match, type MatchResult, type TakerCancelReason } from '../matching/index.ts';
+import { cancelOpenOrder, type ItemResult } from './cancel.ts';
+import { holdFor, placeHold } from './hold.ts';
+import { releaseHold, settleFill } from './settle.ts';
+import { countOpen, finish, lineOf, touch, type TradingContext } from './trading-context.ts';
+import { validateOrder, type ValidOrder } from './validate.ts';
+import { tradingWallet } from './wallets.ts';
+
+const CANCEL_REASONS: Record<TakerCancelReason, CancelReason> = {
+  ioc_remainder: 'ioc_cancel',
+  fok_unfillable: 'fok_cancel',
+  post_only_would_take: 'post_only_cancel',
+  stp: 'stp_cancel',
+  market_remainder: 'market_cancel',
+  no_liquidity: 'market_cancel',
+};
+
+function checkLimits(
+  trading: TradingContext,
+  uid: string,
+  valid: ValidOrder,
+  request: OrderRequest,
+): Outcome<true> {
+  const { state, nowMs } = trading.context;
+  if (request.clientOid) {
+    const known = state.clientOids.get(`${uid}|${request.clientOid}`);
+    if (known && nowMs - known.timeMs < CLIENT_OID_WINDOW_MS) return fail('DUPLICATE_CLIENT_OID');
+  }
+  if (request.orderType === 'limit') {
+    const line = lineOf(valid.instrument);
+    if ((state.openOrderCounts.get(`${uid}|${line}`) ?? 0) >= MAX_OPEN_ORDERS_PER_LINE) {
+      return fail('TOO_MANY_OPEN_ORDERS', String(MAX_OPEN_ORDERS_PER_LINE));
+    }
+    const perSymbol = Number(valid.instrument.maxSymbolOrderNum || '0');
+    if (perSymbol > 0 && (state.openOrderCounts.get(`${uid}|${valid.key}`) ?? 0) >= perSymbol) {
+      return fail('TOO_MANY_OPEN_ORDERS', String(perSymbol));
+    }
+  }
+  return ok(true);
+}
+
+export function placeOne(
+  trading: TradingContext,
+  uid: string,
+  command: PlaceOrders,
+  request: OrderRequest,
+): ItemResult {
+  const { context } = trading;
+  const { state, nowMs } = context;
+  const clientOid = request.clientOid ?? '';
+  const validated = validateOrder(state, command.category, request, nowMs);
+  if (!validated.ok) return { orderId: '', clientOid, ...validated };
+  const valid = validated.value;
+  const limits = checkLimits(trading, uid, valid, request);
+  if (!limits.ok) return { orderId: '', clientOid, ...limits };
+  const wallet = tradingWallet(state, uid, command.category);
+  const hold = holdFor(valid, request.side);
+  const held = context.state.accounts.has(uid)
+    ? placeHold(context, uid, wallet, valid.instrument, hold)
+    : fail('ACCOUNT_NOT_FOUND', uid);
+  if (!held.ok) return { orderId: '', clientOid, ...held };
+
+  const order = openOrder(trading, {
+    uid,
+    clientOid,
+    category: command.category,
+    wallet,
+    request,
+    valid,
+    hold,
+    source: 'normal',
+  });
+  execute(trading, valid, order);
+  return { orderId: order.orderId, clientOid: order.clientOid };
+}
+
+export interface NewOrder {
+  uid: string;
+  clientOid: string;
+  category: Order['category'];
+  wallet: string;
+  request: Pick<OrderRequest, 'side' | 'orderType' | 'timeInForce' | 'stpMode'>;
+  valid: ValidOrder;
+  hold: { coin: string; amount: bigint };
+  source: Order['source'];
+}
+
+/** Records a new, held order as live (not yet matched). */
+export function openOrder(trading: TradingContext, fields: NewOrder): Order {
+  const { context } = trading;
+  const { state, nowMs } = context;
+  const { request, valid, uid } = fields;
+  const orderId = context.nextId();
+  const order: Order = {
+    orderId,
+    clientOid: fields.clientOid || orderId,
+    uid,
+    category: fields.category,
+    symbol: valid.instrument.symbol,
+    wallet: fields.wallet,
+    side: request.side,
+    orderType: request.orderType,
+    timeInForce: request.orderType === 'market' ? 'ioc' : request.timeInForce,
+    stpMode: request.stpMode,
+    priceTicks: valid.priceTicks,
+    quantityLots: valid.quantityLots,
+    quoteAmount: valid.quoteAmount,
+    filledLots: 0,
+    filledQuote: 0n,
+    feeCoin: request.side === 'buy' ? valid.instrument.baseCoin : valid.instrument.quoteCoin,
+    feeTotal: 0n,
+    status: 'live',
+    cancelReason: '',
+    holdCoin: fields.hold.coin,
+    holdAmount: fields.hold.amount,
+    sequence: state.nextSequence++,
+    source: fields.source,
+    createdTimeMs: nowMs,
+    updatedTimeMs: nowMs,
+  };
+  state.orders.set(orderId, order);
+  countOpen(trading, order, 1);
+  if (fields.clientOid) state.clientOids.set(`${uid}|${fields.clientOid}`, { orderId, timeMs: nowMs });
+  touch(trading, order);
+  return order;
+}
+
+/** Matches a new order against its book and settles the outcome. */
+export function execute(trading: TradingContext, valid: ValidOrder, order: Order): MatchResult {
+  const { instrument } = valid;
+  const book = trading.books.of(valid.key);
+  const marketBuy = order.orderType === 'market' && order.side === 'buy';
+  const result = match(book, {
+    orderId: order.orderId,
+    ownerId: order.uid,
+    side: order.side,
+    kind: order.orderType,
+    ...(order.orderType === 'limit'
+      ? { priceTicks: order.priceTicks }
+      : valid.protectionTicks !== undefined
+        ? { priceTicks: valid.protectionTicks }
+        : {}),
+    ...(marketBuy ? { quoteBudget: order.quoteAmount } : { lots: order.quantityLots - order.filledLots }),
+    quoteOf: (ticks, lots) => quoteValue(instrument, ticks, lots),
+    timeInForce: order.timeInForce,
+    stpMode: order.stpMode,
+    sequence: order.sequence,
+  });
+  applyMatch(trading, valid, order, result);
+  return result;
+}
+
+export function applyMatch(
+  trading: TradingContext,
+  valid: ValidOrder,
+  order: Order,
+  result: MatchResult,
+): void {
+  const { state } = trading.context;
+  for (const fill of result.fills) settleFill(trading, valid.instrument, order, fill);
+  for (const cancelled of result.makersCancelled) {
+    const maker = state.orders.get(cancelled.orderId);
+    // The matcher already took the maker out of the book; cancelOpenOrder's remove is a no-op.
+    if (maker) cancelOpenOrder(trading, maker, 'stp_cancel');
+  }
+  if (result.takerRestingLots > 0) return;
+  if (result.takerCancelledReason) {
+    transition(order, 'cancelled');
+    order.cancelReason = CANCEL_REASONS[result.takerCancelledReason];
+  } else if (order.status !== 'filled') {
+    // A market buy by amount is done when its budget cannot buy another lot.
+    transition(order, 'filled');
+  }
+  releaseHold(trading, order);
+  touch(trading, order);
+}
+
+export function placeOrders(trading: TradingContext, command: PlaceOrders): Outcome<ItemResult[]> {
+  const results = command.items.map((request) => placeOne(trading, command.uid, command, request));
+  finish(trading);
+  return ok(results);
+}

@@ -1,0 +1,107 @@
+/**
+ * Settlement of one fill (spot and margin): each side pays from its hold and receives the
+ * other coin less its fee. Fees are the instrument's maker or taker rate on what is received,
+ * charged in that coin and rounded up (against the payer); they are added to feesCollected.
+ */
+import { divide, parseScaled } from '../../domain/decimal.ts';
+import type { Instrument } from '../../domain/instrument.ts';
+import { formatMoney, MONEY_ONE, MONEY_SCALE } from '../../domain/money.ts';
+import { transition, type Order } from '../../domain/order.ts';
+import { post } from '../accounts/ledger.ts';
+import { lotsToMoney, lotsToQuantity, ticksToPrice } from '../instruments/scales.ts';
+import type { Fill } from '../matching/index.ts';
+import { touch, type TradingContext } from './trading-context.ts';
+
+export function feeRate(instrument: Instrument, role: 'maker' | 'taker'): bigint {
+  const text = role === 'maker' ? instrument.makerFeeRate : instrument.takerFeeRate;
+  return (text && parseScaled(text, MONEY_SCALE)) || 0n;
+}
+
+function settleSide(
+  trading: TradingContext,
+  instrument: Instrument,
+  order: Order,
+  fill: Fill,
+  role: 'maker' | 'taker',
+  tradeId: string,
+): void {
+  const { context } = trading;
+  const baseAmount = lotsToMoney(instrument, fill.lots);
+  const buying = order.side === 'buy';
+  const paidCoin = buying ? instrument.quoteCoin : instrument.baseCoin;
+  const paid = buying ? fill.quote : baseAmount;
+  const receivedCoin = buying ? instrument.baseCoin : instrument.quoteCoin;
+  const received = buying ? baseAmount : fill.quote;
+  const fee = divide(received * feeRate(instrument, role), MONEY_ONE, 'up');
+  const businessType = buying ? 'buy' : 'sell';
+  const { uid, wallet } = order;
+  const symbol = instrument.symbol;
+  post(context, { uid, wallet, coin: paidCoin, amount: -paid, businessType, symbol, from: 'frozen' });
+  post(context, { uid, wallet, coin: receivedCoin, amount: received - fee, businessType, symbol, fee });
+  const fees = context.state.feesCollected;
+  if (fee > 0n) fees.set(receivedCoin, (fees.get(receivedCoin) ?? 0n) + fee);
+
+  order.holdAmount -= paid;
+  order.filledLots += fill.lots;
+  order.filledQuote += fill.quote;
+  order.feeCoin = receivedCoin;
+  order.feeTotal += fee;
+  const complete = order.quantityLots > 0 && order.filledLots >= order.quantityLots;
+  transition(order, complete ? 'filled' : 'partially_filled');
+  touch(trading, order);
+  context.emit({
+    type: 'FillRecorded',
+    fill: {
+      execId: context.nextId(),
+      tradeId,
+      orderId: order.orderId,
+      clientOid: order.clientOid,
+      uid,
+      category: order.category,
+      symbol,
+      orderType: order.orderType,
+      side: order.side,
+      execPrice: ticksToPrice(instrument, fill.priceTicks),
+      execQty: lotsToQuantity(instrument, fill.lots),
+      execValue: formatMoney(fill.quote),
+      tradeScope: role,
+      tradeSide: 'open',
+      feeCoin: receivedCoin,
+      fee: formatMoney(fee),
+      execPnl: '0',
+      timeMs: context.nowMs,
+    },
+  });
+}
+
+export function settleFill(trading: TradingContext, instrument: Instrument, taker: Order, fill: Fill): void {
+  const maker = trading.context.state.orders.get(fill.makerOrderId);
+  if (!maker) throw new Error(`fill against unknown maker ${fill.makerOrderId}`);
+  const tradeId = trading.context.nextId();
+  settleSide(trading, instrument, maker, fill, 'maker', tradeId);
+  settleSide(trading, instrument, taker, fill, 'taker', tradeId);
+  const key = `${instrument.category}:${instrument.symbol}`;
+  trading.context.state.lastTradeTicks.set(key, fill.priceTicks);
+  trading.context.emit({
+    type: 'TradeRecorded',
+    tradeId,
+    category: instrument.category,
+    symbol: instrument.symbol,
+    price: ticksToPrice(instrument, fill.priceTicks),
+    quantity: lotsToQuantity(instrument, fill.lots),
+    side: taker.side,
+    timeMs: trading.context.nowMs,
+  });
+  if (maker.status === 'filled') releaseHold(trading, maker);
+}
+
+/** Returns whatever an order still holds to available (on completion or cancel). */
+export function releaseHold(trading: TradingContext, order: Order): void {
+  if (order.holdAmount === 0n) return;
+  const balance = trading.context.state.balances.get(`${order.uid}|${order.wallet}|${order.holdCoin}`);
+  if (!balance || balance.frozen < order.holdAmount)
+    throw new Error(`order ${order.orderId} holds more than frozen`);
+  balance.frozen -= order.holdAmount;
+  balance.available += order.holdAmount;
+  order.holdAmount = 0n;
+}

@@ -1,0 +1,148 @@
+/**
+ * Order validation against the instrument (spec §2 rules; venue-mechanics §1.8, §4.1):
+ * status, price precision and step, quantity precision and step, min/max quantity, minimum
+ * amount and the price band around the reference price. Returns the order in integer units,
+ * or the failure with the parameters the venue's messages quote ([symbol, value, coin]).
+ */
+import type { Category } from '../../domain/category.ts';
+import type { OrderRequest } from '../../domain/commands.ts';
+import { divide, parseScaled } from '../../domain/decimal.ts';
+import { instrumentKey, type Instrument } from '../../domain/instrument.ts';
+import { MONEY_SCALE } from '../../domain/money.ts';
+import { fail, ok, type Outcome } from '../../domain/result-code.ts';
+import type { EngineState } from '../state.ts';
+import { priceToTicks, quantityToLots, quoteValue, scalesOf, ticksToMoney } from '../instruments/scales.ts';
+import { referencePrice } from './reference-price.ts';
+
+export interface ValidOrder {
+  instrument: Instrument;
+  key: string;
+  priceTicks: number;
+  quantityLots: number;
+  quoteAmount: bigint;
+  /** Market orders: the band price they may not trade through (ticks), if a reference exists. */
+  protectionTicks?: number;
+}
+
+const RATIO_ONE = 10n ** BigInt(MONEY_SCALE);
+
+function ratioOf(text: string): bigint {
+  return (text && parseScaled(text, MONEY_SCALE)) || 0n;
+}
+
+function percentText(ratio: string): string {
+  return String(Number(ratio) * 100);
+}
+
+function timeReached(text: string, nowMs: number): boolean {
+  return text !== '' && text !== '-1' && text !== '0' && Number(text) <= nowMs;
+}
+
+export function checkTradable(instrument: Instrument, nowMs: number): Outcome<true> {
+  const { status, symbol } = instrument;
+  if (status === 'listed') return fail('SYMBOL_NOT_OPEN', symbol);
+  if (status === 'offline' || timeReached(instrument.offTime, nowMs)) return fail('SYMBOL_OFFLINE', symbol);
+  if (status === 'restricted') return fail('SYMBOL_RESTRICTED', symbol);
+  if (status === 'limit_open' || timeReached(instrument.limitOpenTime, nowMs))
+    return fail('SYMBOL_OFFLINE', symbol);
+  return ok(true);
+}
+
+export function validateOrder(
+  state: EngineState,
+  category: Category,
+  request: OrderRequest,
+  nowMs: number,
+): Outcome<ValidOrder> {
+  const key = instrumentKey(category, request.symbol);
+  const instrument = state.instruments.get(key);
+  if (!instrument) return fail('SYMBOL_NOT_FOUND', request.symbol);
+  const tradable = checkTradable(instrument, nowMs);
+  if (!tradable.ok) return tradable;
+  const { symbol } = instrument;
+  const scales = scalesOf(instrument);
+  const reference = referencePrice(state, instrument);
+
+  let priceTicks = 0;
+  if (request.orderType === 'limit') {
+    if (request.price === undefined) return fail('PARAM_EMPTY', 'price');
+    const ticks = priceToTicks(instrument, request.price);
+    const tick = instrument.priceMultiplier || (10 ** -scales.pricePlaces).toFixed(scales.pricePlaces);
+    if (ticks === 'precision') return fail('PRICE_PRECISION_INVALID', 'price scale error', tick);
+    if (ticks === 'step') return fail('PRICE_STEP_INVALID', 'price', tick);
+    if (ticks === 'range' || ticks <= 0) return fail('PARAM_ERROR', 'price');
+    priceTicks = ticks;
+  }
+
+  const marketBuy = request.orderType === 'market' && request.side === 'buy';
+  let quantityLots = 0;
+  let quoteAmount = 0n;
+  if (marketBuy) {
+    const amount = parseScaled(request.quantity, Math.min(scales.quotePlaces, MONEY_SCALE));
+    if (amount === null) {
+      return fail(
+        'QUANTITY_PRECISION_INVALID',
+        `size checkBDScale error value=${request.quantity} checkScale=${scales.quotePlaces}`,
+      );
+    }
+    if (amount <= 0n) return fail('PARAM_ERROR', 'size');
+    quoteAmount = amount * 10n ** BigInt(MONEY_SCALE - Math.min(scales.quotePlaces, MONEY_SCALE));
+  } else {
+    const lots = quantityToLots(instrument, request.quantity);
+    if (lots === 'precision') {
+      return fail(
+        'QUANTITY_PRECISION_INVALID',
+        `size checkBDScale error value=${request.quantity} checkScale=${scales.quantityPlaces}`,
+      );
+    }
+    if (lots === 'step') return fail('QUANTITY_STEP_INVALID', symbol, instrument.quantityMultiplier);
+    if (lots === 'range' || lots <= 0) return fail('PARAM_ERROR', 'size');
+    quantityLots = lots;
+    const minLots = instrument.minOrderQty ? quantityToLots(instrument, instrument.minOrderQty) : 0;
+    if (typeof minLots === 'number' && lots < minLots)
+      return fail('QUANTITY_BELOW_MINIMUM', symbol, instrument.minOrderQty);
+    const maxText = request.orderType === 'market' ? instrument.maxMarketOrderQty : instrument.maxOrderQty;
+    const maxLots = maxText ? quantityToLots(instrument, maxText) : Number.MAX_SAFE_INTEGER;
+    if (typeof maxLots === 'number' && lots > maxLots) return fail('QUANTITY_ABOVE_MAXIMUM', symbol, maxText);
+  }
+
+  const notional =
+    request.orderType === 'limit'
+      ? quoteValue(instrument, priceTicks, quantityLots)
+      : marketBuy
+        ? quoteAmount
+        : reference === null
+          ? null
+          : divide(
+              reference * BigInt(quantityLots) * scales.lotUnits,
+              10n ** BigInt(scales.quantityPlaces),
+              'down',
+            );
+  const minAmount = ratioOf(instrument.minOrderAmount);
+  if (notional !== null && notional < minAmount) {
+    return fail('AMOUNT_BELOW_MINIMUM', symbol, instrument.minOrderAmount, instrument.quoteCoin);
+  }
+
+  const valid: ValidOrder = { instrument, key, priceTicks, quantityLots, quoteAmount };
+  if (reference !== null) {
+    const buyRatio = ratioOf(instrument.buyLimitPriceRatio);
+    const sellRatio = ratioOf(instrument.sellLimitPriceRatio);
+    const highest = buyRatio > 0n ? divide(reference * (RATIO_ONE + buyRatio), RATIO_ONE, 'down') : null;
+    const lowest = sellRatio > 0n ? divide(reference * (RATIO_ONE - sellRatio), RATIO_ONE, 'up') : null;
+    if (request.orderType === 'limit') {
+      const priceMoney = ticksToMoney(instrument, priceTicks);
+      if (request.side === 'buy' && highest !== null && priceMoney > highest) {
+        return fail('PRICE_ABOVE_LIMIT', symbol, percentText(instrument.buyLimitPriceRatio));
+      }
+      if (request.side === 'sell' && lowest !== null && priceMoney < lowest) {
+        return fail('PRICE_BELOW_LIMIT', symbol, percentText(instrument.sellLimitPriceRatio));
+      }
+    } else {
+      const oneTick = ticksToMoney(instrument, 1);
+      if (request.side === 'buy' && highest !== null) valid.protectionTicks = Number(highest / oneTick);
+      if (request.side === 'sell' && lowest !== null)
+        valid.protectionTicks = Number(divide(lowest, oneTick, 'up'));
+    }
+  }
+  return ok(valid);
+}
