@@ -47,6 +47,13 @@ function accountView(services: Services, uid: string) {
   return { ...account, createdTime: String(account.createdTimeMs), wallets, apiKeys };
 }
 
+/** A wallet id as given: the type in lower case, an isolated-margin symbol in upper case. */
+function walletId(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const [type = '', ...rest] = text.split(':');
+  return rest.length > 0 ? `${type.toLowerCase()}:${rest.join(':').toUpperCase()}` : type.toLowerCase();
+}
+
 function receiptView(receipt: FundingReceipt) {
   return {
     id: receipt.recordId,
@@ -83,7 +90,7 @@ export function adminRoutes(services: Services): Route[] {
       const coin = requiredString(body, 'coin').toUpperCase();
       const amount = parseMoney(requiredString(body, 'amount'));
       if (amount === null || amount <= 0n) reject('PARAM_ERROR', 'amount');
-      const wallet = optionalString(body, 'wallet')?.toLowerCase() ?? defaultWallet(account);
+      const wallet = walletId(optionalString(body, 'wallet')) ?? defaultWallet(account);
       const subType = optionalEnum(body, 'subType', ['onchain', 'internal', 'fast'] as const) ?? 'onchain';
       const receipt = await submit<FundingReceipt>({
         type: direction,
@@ -104,6 +111,8 @@ export function adminRoutes(services: Services): Route[] {
       const mode = optionalEnum(body, 'mode', ACCOUNT_MODES) ?? 'classic';
       const parentUid = optionalString(body, 'parentUid') ?? null;
       if (kind !== 'main' && !parentUid) reject('PARAM_EMPTY', 'parentUid');
+      const parent = parentUid ? services.sequencer.exchange.state.accounts.get(parentUid) : undefined;
+      if (kind !== 'main' && parent?.kind !== 'main') reject('ACCOUNT_NOT_FOUND', 'parentUid');
       const label = optionalString(body, 'label') ?? '';
       return submit<{ uid: string }>({ type: 'CreateAccount', timeMs: now(), kind, parentUid, mode, label });
     }),
