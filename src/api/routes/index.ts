@@ -3,8 +3,18 @@ import { adminRoutes } from '../../admin/routes.ts';
 import type { Route } from '../request.ts';
 import type { Services } from '../services.ts';
 import { accountInfoRoutes } from './account-info.ts';
+import { assetRoutes } from './assets.ts';
+import { v2SpotTradeRoutes } from './v2-spot-trade.ts';
+import { v3TradeRoutes } from './v3-trade.ts';
 import { publicRoutes } from './public.ts';
 
 export function allRoutes(services: Services): Route[] {
-  return [...publicRoutes(services), ...accountInfoRoutes(), ...adminRoutes(services)];
+  return [
+    ...publicRoutes(services),
+    ...accountInfoRoutes(),
+    ...v3TradeRoutes(services),
+    ...v2SpotTradeRoutes(services),
+    ...assetRoutes(services),
+    ...adminRoutes(services),
+  ];
 }

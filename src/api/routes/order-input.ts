@@ -1,0 +1,106 @@
+/**
+ * Reading order requests off the wire: v3 items (qty, timeInForce) and v2 spot items (size,
+ * force). Enum values in any case; ccxt's "GTC" on a market order is accepted and ignored.
+ */
+import { parseCategory, V3_CATEGORIES, type Category } from '../../domain/category.ts';
+import type { OrderRequest } from '../../domain/commands.ts';
+import {
+  CLIENT_OID_PATTERN,
+  ORDER_SIDES,
+  ORDER_TYPES,
+  STP_MODES,
+  TIMES_IN_FORCE,
+  type TimeInForce,
+} from '../../domain/order.ts';
+import type { Failure } from '../../domain/result-code.ts';
+import { wireError, type Dialect } from '../error-map.ts';
+import {
+  asObject,
+  optionalDecimal,
+  optionalEnum,
+  optionalString,
+  requiredDecimal,
+  requiredEnum,
+  requiredString,
+  type Fields,
+} from '../params.ts';
+import { reject, Rejected } from '../request.ts';
+
+function clientOidOf(fields: Fields): string | undefined {
+  const clientOid = optionalString(fields, 'clientOid');
+  if (clientOid !== undefined && !CLIENT_OID_PATTERN.test(clientOid)) reject('PARAM_ERROR', 'clientOid');
+  return clientOid;
+}
+
+function withOptional(
+  request: OrderRequest,
+  clientOid: string | undefined,
+  price: string | undefined,
+): OrderRequest {
+  if (clientOid !== undefined) request.clientOid = clientOid;
+  if (price !== undefined) request.price = price;
+  return request;
+}
+
+export function v3Category(fields: Fields): Category {
+  const text = requiredString(fields, 'category');
+  const category = parseCategory(text, V3_CATEGORIES);
+  if (!category) reject('PARAM_ERROR', 'category');
+  return category;
+}
+
+export function parseV3Order(item: unknown): { category: Category; request: OrderRequest } {
+  const fields = asObject(item, 'order');
+  const category = v3Category(fields);
+  const orderType = requiredEnum(fields, 'orderType', ORDER_TYPES);
+  const price = optionalDecimal(fields, 'price');
+  if (orderType === 'limit' && price === undefined) reject('PARAM_EMPTY', 'price');
+  const timeInForce: TimeInForce = optionalEnum(fields, 'timeInForce', TIMES_IN_FORCE) ?? 'gtc';
+  const request: OrderRequest = {
+    symbol: requiredString(fields, 'symbol').toUpperCase(),
+    side: requiredEnum(fields, 'side', ORDER_SIDES),
+    orderType,
+    timeInForce,
+    stpMode: optionalEnum(fields, 'stpMode', STP_MODES) ?? 'none',
+    quantity: requiredDecimal(fields, 'qty'),
+  };
+  return {
+    category,
+    request: withOptional(request, clientOidOf(fields), orderType === 'limit' ? price : undefined),
+  };
+}
+
+export function parseV2SpotOrder(item: unknown, fallbackSymbol: string | undefined): OrderRequest {
+  const fields = asObject(item, 'order');
+  const orderType = requiredEnum(fields, 'orderType', ORDER_TYPES);
+  const force = optionalEnum(fields, 'force', TIMES_IN_FORCE);
+  if (orderType === 'limit' && force === undefined) reject('PARAM_EMPTY', 'force');
+  const price = optionalDecimal(fields, 'price');
+  if (orderType === 'limit' && price === undefined) reject('PARAM_EMPTY', 'price');
+  const symbol = fallbackSymbol ?? optionalString(fields, 'symbol');
+  if (!symbol) reject('PARAM_EMPTY', 'symbol');
+  const request: OrderRequest = {
+    symbol: symbol.toUpperCase(),
+    side: requiredEnum(fields, 'side', ORDER_SIDES),
+    orderType,
+    timeInForce: force ?? 'gtc',
+    stpMode: optionalEnum(fields, 'stpMode', STP_MODES) ?? 'none',
+    quantity: requiredDecimal(fields, 'size'),
+  };
+  return withOptional(request, clientOidOf(fields), orderType === 'limit' ? price : undefined);
+}
+
+/** Runs `parse` on one batch item; a rejection becomes that item's failure. */
+export function parseItem<T>(parse: () => T): { ok: true; value: T } | { ok: false; failure: Failure } {
+  try {
+    return { ok: true, value: parse() };
+  } catch (error) {
+    if (error instanceof Rejected) return { ok: false, failure: error.failure };
+    throw error;
+  }
+}
+
+export function failureText(failure: Failure, dialect: Dialect): { code: string; msg: string } {
+  const wire = wireError(failure.code, dialect, failure.params);
+  return { code: wire.code, msg: wire.msg };
+}

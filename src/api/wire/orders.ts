@@ -1,0 +1,137 @@
+/**
+ * Order and fill records in the venue's shapes. One OrderView, several wires:
+ * v3 (orderStatus, feeDetail [{feeCoin, fee}] with charged fees negative), v2 spot
+ * (status, feeDetail as a JSON *string*, size in quote for a market buy), v2 spot fills
+ * (feeDetail an object). endpoints.md §13 lists these inconsistencies; we reproduce them.
+ */
+import type { FillView } from '../../domain/events.ts';
+import type { OrderView } from '../../domain/order-view.ts';
+
+const negative = (fee: string) => (fee === '0' ? '0' : `-${fee}`);
+
+export function v3Order(order: OrderView): Record<string, unknown> {
+  return {
+    orderId: order.orderId,
+    clientOid: order.clientOid,
+    category: order.category,
+    symbol: order.symbol,
+    orderType: order.orderType,
+    side: order.side,
+    price: order.price,
+    qty: order.qty,
+    amount: order.amount,
+    cumExecQty: order.cumExecQty,
+    cumExecValue: order.cumExecValue,
+    avgPrice: order.avgPrice,
+    timeInForce: order.timeInForce,
+    orderStatus: order.status,
+    posSide: '',
+    holdMode: '',
+    tradeSide: 'open',
+    reduceOnly: 'NO',
+    marginMode: order.category === 'SPOT' ? '' : 'crossed',
+    stpMode: order.stpMode,
+    takeProfit: '',
+    stopLoss: '',
+    tpTriggerBy: '',
+    slTriggerBy: '',
+    tpOrderType: '',
+    slOrderType: '',
+    tpLimitPrice: '',
+    slLimitPrice: '',
+    delegateType:
+      order.source === 'liquidation' ? 'liquidation' : order.orderType === 'market' ? 'market' : 'normal',
+    feeDetail: [{ feeCoin: order.feeCoin, fee: negative(order.fee) }],
+    cancelReason: order.cancelReason,
+    execType: order.source === 'liquidation' ? 'liquidation' : 'normal',
+    createdTime: String(order.createdTimeMs),
+    updatedTime: String(order.updatedTimeMs),
+  };
+}
+
+export function v3Fill(fill: FillView): Record<string, unknown> {
+  return {
+    execId: fill.execId,
+    execLinkId: fill.tradeId,
+    orderId: fill.orderId,
+    clientOid: fill.clientOid,
+    category: fill.category,
+    symbol: fill.symbol,
+    orderType: fill.orderType,
+    side: fill.side,
+    execPrice: fill.execPrice,
+    execQty: fill.execQty,
+    execValue: fill.execValue,
+    tradeScope: fill.tradeScope,
+    tradeSide: fill.tradeSide,
+    feeDetail: [{ feeCoin: fill.feeCoin, fee: negative(fill.fee) }],
+    createdTime: String(fill.timeMs),
+    updatedTime: String(fill.timeMs),
+    execPnl: fill.execPnl,
+    isRPI: 'no',
+  };
+}
+
+/** The venue's spot feeDetail: a JSON-encoded string with JSON numbers, written from decimals. */
+function spotFeeDetail(order: OrderView): string {
+  if (order.fee === '0') return '';
+  const charged = negative(order.fee);
+  return (
+    `{"newFees":{"c":0,"d":0,"deduction":false,"r":${charged},"t":${charged},"totalDeductionFee":0},` +
+    `"${order.feeCoin}":{"deduction":false,"feeCoinCode":"${order.feeCoin}","totalDeductionFee":0,"totalFee":${charged}}}`
+  );
+}
+
+export function v2SpotOrder(order: OrderView): Record<string, unknown> {
+  const marketBuy = order.orderType === 'market' && order.side === 'buy';
+  return {
+    userId: order.uid,
+    symbol: order.symbol,
+    orderId: order.orderId,
+    clientOid: order.clientOid,
+    price: order.price,
+    size: marketBuy ? order.amount : order.qty,
+    orderType: order.orderType,
+    side: order.side,
+    status: order.status,
+    priceAvg: order.avgPrice,
+    baseVolume: order.cumExecQty,
+    quoteVolume: order.cumExecValue,
+    enterPointSource: 'API',
+    feeDetail: spotFeeDetail(order),
+    orderSource: order.orderType === 'market' ? 'market' : 'normal',
+    cancelReason: order.cancelReason,
+    cTime: String(order.createdTimeMs),
+    uTime: String(order.updatedTimeMs),
+    tpslType: 'normal',
+    triggerPrice: null,
+  };
+}
+
+/** unfilled-orders: `priceAvg` is the limit price and `basePrice` the average fill (a venue quirk). */
+export function v2SpotOpenOrder(order: OrderView): Record<string, unknown> {
+  return { ...v2SpotOrder(order), priceAvg: order.price, basePrice: order.avgPrice };
+}
+
+export function v2SpotFill(fill: FillView): Record<string, unknown> {
+  return {
+    userId: fill.uid,
+    symbol: fill.symbol,
+    orderId: fill.orderId,
+    tradeId: fill.execId,
+    orderType: fill.orderType,
+    side: fill.side,
+    priceAvg: fill.execPrice,
+    size: fill.execQty,
+    amount: fill.execValue,
+    feeDetail: {
+      deduction: 'no',
+      feeCoin: fill.feeCoin,
+      totalDeductionFee: '',
+      totalFee: negative(fill.fee),
+    },
+    tradeScope: fill.tradeScope,
+    cTime: String(fill.timeMs),
+    uTime: String(fill.timeMs),
+  };
+}
