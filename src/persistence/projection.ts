@@ -1,0 +1,112 @@
+/**
+ * Events → rows, once for every store. A store writes these rows in the same transaction as
+ * the journal entries that produced the events (DESIGN.md §4).
+ */
+import type { EngineEvent } from '../domain/events.ts';
+
+export type Value = string | number;
+
+export interface RowWrite {
+  table: string;
+  row: Record<string, Value>;
+  /** `upsert` replaces the row with the same primary key (orders change over their life). */
+  mode: 'insert' | 'upsert';
+}
+
+export function rowsOf(event: EngineEvent): RowWrite[] {
+  switch (event.type) {
+    case 'BillPosted':
+      return [
+        {
+          table: 'bills',
+          mode: 'insert',
+          row: {
+            bill_id: event.billId,
+            uid: event.uid,
+            wallet: event.wallet,
+            coin: event.coin,
+            symbol: event.symbol,
+            amount: event.amount.toString(),
+            fee: event.fee.toString(),
+            balance: event.balanceAfter.toString(),
+            business_type: event.businessType,
+            time_ms: event.timeMs,
+          },
+        },
+      ];
+    case 'FundingRecorded':
+      return [
+        {
+          table: 'funding_records',
+          mode: 'insert',
+          row: {
+            record_id: event.recordId,
+            tx_id: event.txId,
+            uid: event.uid,
+            coin: event.coin,
+            amount: event.amount.toString(),
+            direction: event.direction,
+            sub_type: event.subType,
+            status: event.status,
+            time_ms: event.timeMs,
+          },
+        },
+      ];
+    case 'OrderUpdated': {
+      const order = event.order;
+      return [
+        {
+          table: 'orders',
+          mode: 'upsert',
+          row: {
+            order_id: order.orderId,
+            uid: order.uid,
+            client_oid: order.clientOid,
+            category: order.category,
+            symbol: order.symbol,
+            status: order.status,
+            created_ms: order.createdTimeMs,
+            updated_ms: order.updatedTimeMs,
+            body: JSON.stringify(order),
+          },
+        },
+      ];
+    }
+    case 'FillRecorded': {
+      const fill = event.fill;
+      return [
+        {
+          table: 'fills',
+          mode: 'insert',
+          row: {
+            exec_id: fill.execId,
+            uid: fill.uid,
+            order_id: fill.orderId,
+            category: fill.category,
+            symbol: fill.symbol,
+            time_ms: fill.timeMs,
+            body: JSON.stringify(fill),
+          },
+        },
+      ];
+    }
+    case 'TradeRecorded':
+      return [
+        {
+          table: 'trades',
+          mode: 'insert',
+          row: {
+            trade_id: event.tradeId,
+            category: event.category,
+            symbol: event.symbol,
+            price: event.price,
+            quantity: event.quantity,
+            side: event.side,
+            time_ms: event.timeMs,
+          },
+        },
+      ];
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * The read queries of every store, as SQL with `?` placeholders (PostgreSQL numbers them) and
+ * the decoders of their rows. Each query's WHERE and ORDER BY match an index in schema.ts.
+ */
+import type { FillView } from '../domain/events.ts';
+import type { OrderView } from '../domain/order-view.ts';
+import type { BillQuery, BillRow, FillQuery, FundingRow, OrderQuery } from '../ports/store.ts';
+import type { Value } from './projection.ts';
+
+export interface Sql {
+  text: string;
+  params: Value[];
+}
+
+type Row = Record<string, unknown>;
+
+class Where {
+  readonly clauses: string[] = [];
+  readonly params: Value[] = [];
+
+  add(clause: string, ...params: Value[]): this {
+    this.clauses.push(clause);
+    this.params.push(...params);
+    return this;
+  }
+
+  addIn(column: string, values: readonly Value[] | undefined, negate = false): this {
+    if (!values || values.length === 0) return this;
+    return this.add(`${column} ${negate ? 'NOT IN' : 'IN'} (${values.map(() => '?').join(', ')})`, ...values);
+  }
+
+  addOptional(clause: string, value: Value | undefined): this {
+    return value === undefined || value === '' ? this : this.add(clause, value);
+  }
+
+  get text(): string {
+    return this.clauses.join(' AND ');
+  }
+}
+
+export function billsSql(query: BillQuery): Sql {
+  const where = new Where()
+    .add('uid = ?', query.uid)
+    .addIn('wallet', query.wallets.length > 0 ? query.wallets : [''])
+    .addOptional('coin = ?', query.coin)
+    .addIn('business_type', query.businessTypes)
+    .addIn('business_type', query.excludeBusinessTypes, true)
+    .addOptional('time_ms >= ?', query.startTimeMs)
+    .addOptional('time_ms <= ?', query.endTimeMs)
+    .addOptional('bill_id < ?', query.idLessThan)
+    .addOptional('bill_id > ?', query.idGreaterThan);
+  const order = query.idGreaterThan ? 'ASC' : 'DESC';
+  return {
+    text: `SELECT * FROM bills WHERE ${where.text} ORDER BY bill_id ${order} LIMIT ?`,
+    params: [...where.params, query.limit],
+  };
+}
+
+export function billOf(row: Row): BillRow {
+  return {
+    billId: String(row.bill_id),
+    uid: String(row.uid),
+    wallet: String(row.wallet),
+    coin: String(row.coin),
+    symbol: String(row.symbol),
+    amount: BigInt(String(row.amount)),
+    fee: BigInt(String(row.fee)),
+    balanceAfter: BigInt(String(row.balance)),
+    businessType: String(row.business_type),
+    timeMs: Number(row.time_ms),
+  };
+}
+
+export function fundingSql(uid: string, limit: number): Sql {
+  return {
+    text: 'SELECT * FROM funding_records WHERE uid = ? ORDER BY record_id DESC LIMIT ?',
+    params: [uid, limit],
+  };
+}
+
+export function fundingOf(row: Row): FundingRow {
+  return {
+    recordId: String(row.record_id),
+    txId: String(row.tx_id),
+    uid: String(row.uid),
+    coin: String(row.coin),
+    amount: BigInt(String(row.amount)),
+    direction: row.direction as FundingRow['direction'],
+    subType: String(row.sub_type),
+    status: String(row.status),
+    timeMs: Number(row.time_ms),
+  };
+}
+
+export function orderSql(uid: string, reference: { orderId?: string; clientOid?: string }): Sql {
+  return reference.orderId
+    ? { text: 'SELECT body FROM orders WHERE uid = ? AND order_id = ?', params: [uid, reference.orderId] }
+    : {
+        text: 'SELECT body FROM orders WHERE uid = ? AND client_oid = ? ORDER BY order_id DESC LIMIT 1',
+        params: [uid, reference.clientOid ?? ''],
+      };
+}
+
+function accountFilters(query: OrderQuery | FillQuery, idColumn: string, timeColumn: string): Where {
+  return new Where()
+    .add('uid = ?', query.uid)
+    .addIn('category', query.categories)
+    .addOptional('symbol = ?', query.symbol)
+    .addOptional(`${timeColumn} >= ?`, query.startTimeMs)
+    .addOptional(`${timeColumn} <= ?`, query.endTimeMs)
+    .addOptional(`${idColumn} < ?`, query.idLessThan);
+}
+
+export function ordersSql(query: OrderQuery): Sql {
+  const where = accountFilters(query, 'order_id', 'created_ms');
+  if (query.closedOnly) where.addIn('status', ['filled', 'cancelled']);
+  return {
+    text: `SELECT body FROM orders WHERE ${where.text} ORDER BY order_id DESC LIMIT ?`,
+    params: [...where.params, query.limit],
+  };
+}
+
+export function fillsSql(query: FillQuery): Sql {
+  const where = accountFilters(query, 'exec_id', 'time_ms').addOptional('order_id = ?', query.orderId);
+  return {
+    text: `SELECT body FROM fills WHERE ${where.text} ORDER BY exec_id DESC LIMIT ?`,
+    params: [...where.params, query.limit],
+  };
+}
+
+export function orderOf(row: Row): OrderView {
+  return JSON.parse(String(row.body)) as OrderView;
+}
+
+export function fillOf(row: Row): FillView {
+  return JSON.parse(String(row.body)) as FillView;
+}
