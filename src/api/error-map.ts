@@ -73,11 +73,17 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
   INSTRUMENT_EXISTS: e('40020', 'Parameter {0} error'),
   CLOCK_NOT_SIMULATED: e('40020', 'Parameter {0} error'),
   SYMBOL_NOT_OPEN: {
-    ...e('43115', 'The current trading pair is opening soon, please refer to the official announcement for the opening time'),
+    ...e(
+      '43115',
+      'The current trading pair is opening soon, please refer to the official announcement for the opening time',
+    ),
     v3: e('25101', 'Trading pair not open for trading'),
   },
   SYMBOL_OFFLINE: {
-    ...e('41114', 'The current trading pair is under maintenance, please refer to the official announcement for the opening time'),
+    ...e(
+      '41114',
+      'The current trading pair is under maintenance, please refer to the official announcement for the opening time',
+    ),
     'v2-mix': e('40309', 'The contract has been removed'),
     v3: e('25102', 'Trading pair temporarily closed for maintenance'),
   },
