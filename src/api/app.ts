@@ -183,8 +183,24 @@ export function buildApp(options: AppOptions): App {
         ip: clientIp(request, options.trustProxy),
         headers: request.headers,
       };
-      const finish = (envelope: Envelope, status: number) => {
-        const text = JSON.stringify(envelope);
+      const finish = (answer: Envelope, answerStatus: number) => {
+        let envelope = answer;
+        let status = answerStatus;
+        let text: string;
+        try {
+          text = JSON.stringify(envelope);
+        } catch (error) {
+          // A handler returned something JSON cannot carry (a bigint, a cycle, very deep
+          // nesting): answer SYSTEM_ERROR rather than leave the request hanging.
+          logger.error('response not serialisable', {
+            path,
+            error: error instanceof Error ? error.message : String(error),
+          });
+          const wire = wireError('SYSTEM_ERROR', dialectOf(path, match));
+          envelope = failure(wire.code, wire.msg, services.wallNow());
+          status = wire.http;
+          text = JSON.stringify(envelope);
+        }
         response.writeHead(status, {
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(text),

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import type { Route } from '../../src/api/request.ts';
 import { SPOT_WRITE_ECHO, startExtraApp, type ExtraApp } from '../support/app.ts';
 import { publicGet, send, sendRaw, type ApiResponse } from '../support/http.ts';
 import { OperatorClient } from '../support/operator.ts';
@@ -15,9 +16,17 @@ let server: TestServer;
 let extra: ExtraApp;
 let operator: OperatorClient;
 
+const UNSERIALISABLE: Route = {
+  method: 'GET',
+  path: '/api/v2/test/bigint',
+  auth: 'public',
+  dialect: 'v2',
+  handler: () => ({ amount: 1n }),
+};
+
 before(async () => {
   server = await startTestServer();
-  extra = await startExtraApp(server, [SPOT_WRITE_ECHO]);
+  extra = await startExtraApp(server, [SPOT_WRITE_ECHO, UNSERIALISABLE]);
   operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
 });
 
@@ -226,4 +235,11 @@ test('request when the HTTP request line is malformed answers a JSON envelope', 
     assert.equal(typeof body.code, 'string');
   }
   assertEnvelope(await publicGet(server.url, '/api/v2/public/time'), 200, '00000');
+});
+
+test('request when a handler returns a value JSON cannot carry answers 45001 and the server stays up', async () => {
+  const response = await send(`${extra.url}${UNSERIALISABLE.path}`);
+  assertEnvelope(response, 500, '45001', 'Unknown error');
+  assertEnvelope(await send(`${extra.url}/api/v2/public/time`), 200, '00000');
+  assert.ok(extra.logs.some((line) => line.includes('response not serialisable')));
 });
