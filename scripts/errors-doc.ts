@@ -92,12 +92,17 @@ export function renderErrorsDoc(): string {
     const entry = ERROR_MAP[resultCode];
     const meaning = cell(MEANINGS[resultCode] ?? '');
     const overrides = DIALECTS.filter((dialect) => entry[dialect] !== undefined);
-    const others = overrides.length > 0 ? `all but ${overrides.map((name) => `\`${name}\``).join(', ')}` : 'all';
-    lines.push(`| \`${resultCode}\` | ${others} | \`${entry.code}\` | ${entry.http} | ${cell(entry.msg)} | ${meaning} |`);
+    const others =
+      overrides.length > 0 ? `all but ${overrides.map((name) => `\`${name}\``).join(', ')}` : 'all';
+    lines.push(
+      `| \`${resultCode}\` | ${others} | \`${entry.code}\` | ${entry.http} | ${cell(entry.msg)} | ${meaning} |`,
+    );
     for (const dialect of overrides) {
       const wire = entry[dialect];
       if (!wire) continue;
-      lines.push(`| \`${resultCode}\` | \`${dialect}\` | \`${wire.code}\` | ${wire.http} | ${cell(wire.msg)} | |`);
+      lines.push(
+        `| \`${resultCode}\` | \`${dialect}\` | \`${wire.code}\` | ${wire.http} | ${cell(wire.msg)} | |`,
+      );
     }
   }
   lines.push(
