@@ -18,6 +18,8 @@ export interface Config {
   snapshotEvery: number;
   trustProxy: boolean;
   seedDemo: boolean;
+  /** postgres://… selects the PostgreSQL store; unset, the SQLite file in dataDir. */
+  databaseUrl: string | undefined;
 }
 
 function flag(value: string | undefined, fallback: boolean, name: string): boolean {
@@ -31,6 +33,14 @@ function integer(value: string | undefined, fallback: number, name: string): num
   if (value === undefined || value === '') return fallback;
   if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number`);
   return Number(value);
+}
+
+function databaseUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^postgres(ql)?:\/\//.test(value)) {
+    throw new Error('BOURSE_DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  return value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -57,5 +67,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     snapshotEvery: integer(env.BOURSE_SNAPSHOT_EVERY, 100_000, 'BOURSE_SNAPSHOT_EVERY'),
     trustProxy: flag(env.BOURSE_TRUST_PROXY, false, 'BOURSE_TRUST_PROXY'),
     seedDemo: flag(env.BOURSE_SEED_DEMO, true, 'BOURSE_SEED_DEMO'),
+    databaseUrl: databaseUrl(env.BOURSE_DATABASE_URL),
   };
 }

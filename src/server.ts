@@ -16,7 +16,7 @@ import type { Services } from './api/services.ts';
 import { allRoutes } from './api/routes/index.ts';
 import { seedDemoAccount, seedInstruments } from './bootstrap.ts';
 import type { Config } from './config.ts';
-import { openSqliteStore } from './persistence/sqlite/sqlite-store.ts';
+import { openStore } from './persistence/open-store.ts';
 import type { Clock } from './ports/clock.ts';
 import { realClock, simulatedClock } from './runtime/clocks.ts';
 import { recover } from './runtime/recovery.ts';
@@ -75,12 +75,23 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, nowMs: 
 export async function startServer(config: Config, logSink: LogSink | null = null): Promise<RunningServer> {
   mkdirSync(config.dataDir, { recursive: true });
   const logger = createLogger(config.log === 'off' ? null : logSink);
-  const store = openSqliteStore(join(config.dataDir, 'bourse.db'));
-  const recovered = await recover(store);
+  const onStoreError = (error: unknown) =>
+    logger.error('store error', { error: error instanceof Error ? error.message : String(error) });
+  const store = await openStore({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    onError: onStoreError,
+  });
+  let recovered: Awaited<ReturnType<typeof recover>>;
+  try {
+    recovered = await recover(store);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const sequencer = new Sequencer(recovered.exchange, recovered.seq, store, {
     snapshotEvery: config.snapshotEvery,
-    onStoreError: (error) =>
-      logger.error('store error', { error: error instanceof Error ? error.message : String(error) }),
+    onStoreError,
   });
   const startMs = Date.now();
   const clock: Clock =
@@ -138,6 +149,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     seq: recovered.seq,
     replayed: recovered.replayed,
     clock: config.clock,
+    store: store.kind,
   });
 
   return {

@@ -139,8 +139,15 @@ export const MIGRATIONS: readonly Migration[] = [
 export type Dialect = 'sqlite' | 'postgres';
 
 export function ddl(table: Table, dialect: Dialect): string[] {
+  // PostgreSQL text compares bytewise (COLLATE "C"), as SQLite's does: ids order the same way.
   const typeOf = (type: ColumnType) =>
-    type === 'text' ? 'TEXT' : dialect === 'sqlite' ? 'INTEGER' : 'BIGINT';
+    type === 'text'
+      ? dialect === 'sqlite'
+        ? 'TEXT'
+        : 'TEXT COLLATE "C"'
+      : dialect === 'sqlite'
+        ? 'INTEGER'
+        : 'BIGINT';
   const columns = table.columns.map(([name, type]) =>
     name === table.primaryKey ? `${name} ${typeOf(type)} PRIMARY KEY` : `${name} ${typeOf(type)} NOT NULL`,
   );

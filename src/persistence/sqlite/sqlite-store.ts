@@ -3,38 +3,38 @@
  *
  * One `append` is one transaction and one fsync, however many commands it carries: the
  * sequencer calls it once per event-loop turn (group commit). Each journal row carries a
- * CRC-32 of its body; recovery refuses a row whose checksum does not match. Tables, rows and
- * queries come from persistence/schema.ts, projection.ts and queries.ts, shared with every
- * other store.
+ * CRC-32 of its body; recovery refuses a row whose checksum does not match
+ * (persistence/journal-record.ts). Tables, rows and queries come from persistence/schema.ts,
+ * projection.ts, queries.ts and sql-reads.ts, shared with every other store.
+ *
+ * A failed write (disk full, I/O error, the file locked by another process) rolls the whole
+ * transaction back and rejects; the connection stays usable, so the next append succeeds as
+ * soon as the cause is gone.
  */
 import Database from 'better-sqlite3';
-import { crc32 } from 'node:zlib';
-import type { Command } from '../../domain/commands.ts';
 import type { JournalEntry, Snapshot, Store } from '../../ports/store.ts';
-import { decode, encode } from '../codec.ts';
-import { rowsOf, type RowWrite, type Value } from '../projection.ts';
-import {
-  billOf,
-  billsSql,
-  fillOf,
-  fillsSql,
-  fundingOf,
-  fundingSql,
-  orderOf,
-  orderSql,
-  ordersSql,
-  type Sql,
-} from '../queries.ts';
-import { ddl, MIGRATIONS, tableOf } from '../schema.ts';
+import { rowsOfEntries, verifiedCommand } from '../journal-record.ts';
+import { pendingMigrations } from '../migrations.ts';
+import type { RowWrite, Value } from '../projection.ts';
+import type { Sql } from '../queries.ts';
+import { sqlReads } from '../sql-reads.ts';
+import { ddl, mergeAssignments, tableOf } from '../schema.ts';
 
-export class CorruptJournalError extends Error {}
+export { CorruptJournalError } from '../journal-record.ts';
+
+/** The SQLite store, with what tests and the plan script need beyond the port. */
+export interface SqliteStore extends Store {
+  readonly kind: 'sqlite';
+  /** The open database (tests use it to inject faults, e.g. `max_page_count`). */
+  readonly db: Database.Database;
+  /** The query plan of a read, one line per step. */
+  explain(sql: Sql): Promise<string[]>;
+}
 
 function migrate(db: Database.Database): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER)');
   const rows = db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[];
-  const applied = new Set(rows.map((row) => row.version));
-  for (const migration of MIGRATIONS) {
-    if (applied.has(migration.version)) continue;
+  for (const migration of pendingMigrations(rows.map((row) => row.version))) {
     db.transaction(() => {
       for (const table of migration.tables) for (const statement of ddl(table, 'sqlite')) db.exec(statement);
       db.prepare('INSERT INTO schema_migrations (version, applied_ms) VALUES (?, ?)').run(
@@ -45,7 +45,12 @@ function migrate(db: Database.Database): void {
   }
 }
 
-export function openSqliteStore(file: string): Store {
+interface Writer {
+  statement: Database.Statement;
+  columns: string[];
+}
+
+export function openSqliteStore(file: string): SqliteStore {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
@@ -61,31 +66,40 @@ export function openSqliteStore(file: string): Store {
     return statement;
   };
   const all = (sql: Sql) => prepared(sql.text).all(...sql.params) as Record<string, unknown>[];
-  const write = (write: RowWrite) => {
-    const columns = tableOf(write.table).columns.map(([name]) => name);
-    const verb = write.mode === 'upsert' ? 'INSERT OR REPLACE' : 'INSERT';
-    const text = `${verb} INTO ${write.table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
-    prepared(text).run(...columns.map((column) => write.row[column] as Value));
+  const writers = new Map<string, Writer>();
+  const writerOf = (table: string, mode: RowWrite['mode']): Writer => {
+    const key = `${mode} ${table}`;
+    let writer = writers.get(key);
+    if (!writer) {
+      const spec = tableOf(table);
+      const columns = spec.columns.map(([name]) => name);
+      // A table with merge rules (candles) folds an upsert into the stored row.
+      const merge = mode === 'upsert' && spec.merge !== undefined;
+      const verb = mode === 'upsert' && !merge ? 'INSERT OR REPLACE' : 'INSERT';
+      const conflict = merge
+        ? ` ON CONFLICT(${spec.primaryKey}) DO UPDATE SET ${mergeAssignments(spec, 'sqlite').join(', ')}`
+        : '';
+      const text = `${verb} INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${conflict}`;
+      writer = { statement: db.prepare(text), columns };
+      writers.set(key, writer);
+    }
+    return writer;
+  };
+  const write = (row: RowWrite) => {
+    const writer = writerOf(row.table, row.mode);
+    const values: Value[] = new Array<Value>(writer.columns.length);
+    for (let index = 0; index < writer.columns.length; index += 1) {
+      values[index] = row.row[writer.columns[index] ?? ''] as Value;
+    }
+    writer.statement.run(values);
   };
   const appendAll = db.transaction((entries: readonly JournalEntry[]) => {
-    for (const entry of entries) {
-      const body = encode(entry.command);
-      write({
-        table: 'journal',
-        mode: 'insert',
-        row: {
-          seq: entry.seq,
-          time_ms: entry.command.timeMs,
-          type: entry.command.type,
-          body,
-          checksum: crc32(body),
-        },
-      });
-      for (const event of entry.events) for (const row of rowsOf(event)) write(row);
-    }
+    for (const row of rowsOfEntries(entries)) write(row);
   });
 
   return {
+    kind: 'sqlite',
+    db,
     async latestSnapshot(): Promise<Snapshot | null> {
       const row = prepared('SELECT seq, time_ms, body FROM snapshots ORDER BY seq DESC LIMIT 1').get() as
         { seq: number; time_ms: number; body: string } | undefined;
@@ -94,15 +108,9 @@ export function openSqliteStore(file: string): Store {
     async *journalAfter(seq: number) {
       const rows = db
         .prepare('SELECT seq, body, checksum FROM journal WHERE seq > ? ORDER BY seq')
-        .iterate(seq);
-      for (const row of rows as Iterable<{ seq: number; body: string; checksum: number }>) {
-        if (crc32(row.body) !== row.checksum) {
-          throw new CorruptJournalError(
-            `journal record ${row.seq} fails its checksum; refusing to replay the tail`,
-          );
-        }
-        yield { seq: row.seq, command: decode<Command>(row.body) };
-      }
+        .iterate(seq) as Iterable<{ seq: number; body: unknown; checksum: unknown }>;
+      for (const row of rows)
+        yield { seq: row.seq, command: verifiedCommand(row.seq, row.body, row.checksum) };
     },
     async lastSeq() {
       const row = prepared('SELECT MAX(seq) AS seq FROM journal').get() as { seq: number | null };
@@ -121,24 +129,14 @@ export function openSqliteStore(file: string): Store {
         prepared('DELETE FROM snapshots WHERE seq < ?').run(snapshot.seq);
       })();
     },
-    async bills(query) {
-      return all(billsSql(query)).map(billOf);
-    },
-    async fundingRecords(uid, limit) {
-      return all(fundingSql(uid, limit)).map(fundingOf);
-    },
-    async order(uid, reference) {
-      const [row] = all(orderSql(uid, reference));
-      return row ? orderOf(row) : null;
-    },
-    async orders(query) {
-      return all(ordersSql(query)).map(orderOf);
-    },
-    async fills(query) {
-      return all(fillsSql(query)).map(fillOf);
+    // Reads (bills, orders, fills, …) are shared with PostgreSQL: add new ones in sql-reads.ts.
+    ...sqlReads(async (sql) => all(sql)),
+    async explain(sql) {
+      const rows = db.prepare(`EXPLAIN QUERY PLAN ${sql.text}`).all(...sql.params) as { detail: string }[];
+      return rows.map((row) => row.detail);
     },
     async close() {
-      db.close();
+      if (db.open) db.close();
     },
   };
 }

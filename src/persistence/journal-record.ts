@@ -1,0 +1,77 @@
+/**
+ * Journal records, as every store writes and reads them: one row per command, its body the
+ * codec's JSON and a CRC-32 of that body. On read, a record whose checksum does not match, or
+ * whose body does not decode, stops recovery with CorruptJournalError: a torn or corrupted
+ * tail is refused, never replayed. The message names the record and what to do.
+ */
+import { crc32 } from 'node:zlib';
+import type { Command } from '../domain/commands.ts';
+import type { JournalEntry } from '../ports/store.ts';
+import { decode, encode } from './codec.ts';
+import { rowsOf, type RowWrite } from './projection.ts';
+
+export class CorruptJournalError extends Error {
+  constructor(
+    readonly seq: number,
+    reason: string,
+  ) {
+    super(
+      `journal record ${seq} ${reason}; refusing to replay it or anything after it. ` +
+        `The store is left as it is: restore it from a backup, or, to give up record ${seq} and ` +
+        `everything after it, delete them from the journal table (docs/persistence.md).`,
+    );
+    this.name = 'CorruptJournalError';
+  }
+}
+
+export function checksumOf(body: string): number {
+  return crc32(body);
+}
+
+/** The journal row of one entry (table `journal` in schema.ts). */
+export function journalRow(entry: JournalEntry): RowWrite {
+  const body = encode(entry.command);
+  return {
+    table: 'journal',
+    mode: 'insert',
+    row: {
+      seq: entry.seq,
+      time_ms: entry.command.timeMs,
+      type: entry.command.type,
+      body,
+      checksum: checksumOf(body),
+    },
+  };
+}
+
+/** Every row one append writes, in order: each journal row, then its events' projection rows. */
+export function rowsOfEntries(entries: readonly JournalEntry[]): RowWrite[] {
+  const rows: RowWrite[] = [];
+  for (const entry of entries) {
+    rows.push(journalRow(entry));
+    for (const event of entry.events) for (const row of rowsOf(event)) rows.push(row);
+  }
+  return rows;
+}
+
+/** A stored record, checked: its command, or CorruptJournalError. */
+export function verifiedCommand(seq: number, body: unknown, checksum: unknown): Command {
+  if (typeof body !== 'string') throw new CorruptJournalError(seq, 'has no body');
+  const stored = Number(checksum);
+  const computed = checksumOf(body);
+  if (stored !== computed) {
+    throw new CorruptJournalError(
+      seq,
+      `fails its checksum (stored ${String(checksum)}, computed ${computed}): it is torn or corrupted`,
+    );
+  }
+  try {
+    const command = decode<Command>(body);
+    if (command === null || typeof command !== 'object' || typeof command.type !== 'string') {
+      throw new Error('not a command');
+    }
+    return command;
+  } catch {
+    throw new CorruptJournalError(seq, 'does not decode to a command');
+  }
+}

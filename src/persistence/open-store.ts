@@ -1,0 +1,27 @@
+/**
+ * Store selection: PostgreSQL when a database URL is configured (BOURSE_DATABASE_URL),
+ * otherwise the SQLite file bourse.db in the data directory (the default).
+ */
+import { join } from 'node:path';
+import type { Store } from '../ports/store.ts';
+import { openPostgresStore, type PostgresStore } from './postgres/postgres-store.ts';
+import { openSqliteStore, type SqliteStore } from './sqlite/sqlite-store.ts';
+
+export type AnyStore = SqliteStore | PostgresStore;
+
+export interface StoreSettings {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  onError?: (error: unknown) => void;
+}
+
+export function sqliteFileOf(dataDir: string): string {
+  return join(dataDir, 'bourse.db');
+}
+
+export async function openStore(settings: StoreSettings): Promise<AnyStore & Store> {
+  if (settings.databaseUrl) {
+    return openPostgresStore(settings.databaseUrl, settings.onError ? { onError: settings.onError } : {});
+  }
+  return openSqliteStore(sqliteFileOf(settings.dataDir));
+}

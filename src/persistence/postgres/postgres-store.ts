@@ -1,0 +1,197 @@
+/**
+ * PostgreSQL store (node-postgres), selected by BOURSE_DATABASE_URL=postgres://…
+ *
+ * Same tables, rows and queries as SQLite (schema.ts, projection.ts, queries.ts,
+ * sql-reads.ts), migrated on open, forward only, under an advisory lock so two servers
+ * starting together do not race. One `append` is one statement (postgres/batch-write.ts), so
+ * one round trip and one commit (synchronous_commit: the WAL is flushed before it returns)
+ * per event-loop turn.
+ *
+ * Writes go through a pool of one connection, reads through their own small pool, so a
+ * history query never waits behind a commit. A connection that breaks (PostgreSQL restarted,
+ * the network cut) is dropped and the next call opens a fresh one: the store needs no
+ * restart when the server comes back. A write that fails leaves its outcome unknown only
+ * when the connection broke during the commit; the sequencer then reloads the state from the
+ * store, and the journal's primary key refuses any later batch that would reuse a sequence
+ * number a late commit did take.
+ */
+import pg from 'pg';
+import type { Command } from '../../domain/commands.ts';
+import type { JournalEntry, Snapshot, Store } from '../../ports/store.ts';
+import { rowsOfEntries, verifiedCommand } from '../journal-record.ts';
+import { pendingMigrations } from '../migrations.ts';
+import type { Sql } from '../queries.ts';
+import { ddl } from '../schema.ts';
+import { sqlReads, type Row } from '../sql-reads.ts';
+import { batchStatement, numbered } from './batch-write.ts';
+
+export interface PostgresStoreOptions {
+  /** Connections for reads (history queries); writes always use one. */
+  readConnections?: number;
+  /** A write that takes longer is abandoned and reported as failed. */
+  writeTimeoutMs?: number;
+  /** How long to wait for a connection before failing the call. */
+  connectTimeoutMs?: number;
+  /** Errors of idle connections (they are dropped and replaced on next use). */
+  onError?: (error: unknown) => void;
+}
+
+export interface PostgresStore extends Store {
+  readonly kind: 'postgres';
+  /** Runs SQL with `?` placeholders on a read connection (tests, the plan script). */
+  query(text: string, params?: unknown[]): Promise<Row[]>;
+  /** The query plan of a read, one line per step. */
+  explain(sql: Sql, options?: { analyze?: boolean }): Promise<string[]>;
+}
+
+const JOURNAL_PAGE = 5_000;
+const MIGRATION_LOCK = 0x626f7572; // 'bour'
+
+/** BIGINT columns come back as numbers, as SQLite's INTEGER does (every value is below 2^53). */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+} as pg.CustomTypesConfig;
+
+/** The URL without its password, for messages. */
+export function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`;
+  } catch {
+    return 'the configured PostgreSQL';
+  }
+}
+
+async function migrate(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_ms BIGINT NOT NULL)',
+    );
+    const applied = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+    for (const migration of pendingMigrations(applied.rows.map((row) => row.version))) {
+      await client.query('BEGIN');
+      try {
+        for (const table of migration.tables) {
+          for (const statement of ddl(table, 'postgres')) await client.query(statement);
+        }
+        await client.query('INSERT INTO schema_migrations (version, applied_ms) VALUES ($1, $2)', [
+          migration.version,
+          Date.now(),
+        ]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+    }
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    client.release();
+  } catch (error) {
+    client.release(true);
+    throw error;
+  }
+}
+
+/** Runs one statement on a pooled connection; a connection that failed is destroyed, not reused. */
+async function run(pool: pg.Pool, config: pg.QueryConfig): Promise<pg.QueryResult<Row>> {
+  const client = await pool.connect();
+  try {
+    const result = await client.query<Row>(config);
+    client.release();
+    return result;
+  } catch (error) {
+    // Errors are rare and some leave the connection unusable (terminated, timed out
+    // mid-statement): never hand a connection that failed to the next caller.
+    client.release(true);
+    throw error;
+  }
+}
+
+export async function openPostgresStore(
+  url: string,
+  options: PostgresStoreOptions = {},
+): Promise<PostgresStore> {
+  const base: pg.PoolConfig = {
+    connectionString: url,
+    application_name: 'bourse',
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    keepAlive: true,
+    types,
+  };
+  const writer = new pg.Pool({ ...base, max: 1 });
+  const reader = new pg.Pool({ ...base, max: options.readConnections ?? 4 });
+  for (const pool of [writer, reader]) pool.on('error', (error) => options.onError?.(error));
+  const writeTimeoutMs = options.writeTimeoutMs ?? 10_000;
+  try {
+    await migrate(writer);
+  } catch (error) {
+    await Promise.all([writer.end(), reader.end()]);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`PostgreSQL store at ${describeUrl(url)}: ${reason}`, { cause: error });
+  }
+  const all = async (sql: Sql): Promise<Row[]> =>
+    (await run(reader, { text: numbered(sql.text), values: sql.params })).rows;
+  let closed = false;
+
+  return {
+    kind: 'postgres',
+    async latestSnapshot(): Promise<Snapshot | null> {
+      const [row] = await all({
+        text: 'SELECT seq, time_ms, body FROM snapshots ORDER BY seq DESC LIMIT 1',
+        params: [],
+      });
+      return row ? { seq: Number(row.seq), timeMs: Number(row.time_ms), body: String(row.body) } : null;
+    },
+    async *journalAfter(seq: number): AsyncIterable<{ seq: number; command: Command }> {
+      let after = seq;
+      for (;;) {
+        const rows = await all({
+          text: 'SELECT seq, body, checksum FROM journal WHERE seq > ? ORDER BY seq LIMIT ?',
+          params: [after, JOURNAL_PAGE],
+        });
+        for (const row of rows) {
+          after = Number(row.seq);
+          yield { seq: after, command: verifiedCommand(after, row.body, row.checksum) };
+        }
+        if (rows.length < JOURNAL_PAGE) return;
+      }
+    },
+    async lastSeq() {
+      const [row] = await all({ text: 'SELECT MAX(seq) AS seq FROM journal', params: [] });
+      return row?.seq === null || row?.seq === undefined ? 0 : Number(row.seq);
+    },
+    async append(entries: readonly JournalEntry[]) {
+      const statement = batchStatement(rowsOfEntries(entries));
+      if (statement) await run(writer, { ...statement, query_timeout: writeTimeoutMs } as pg.QueryConfig);
+    },
+    async saveSnapshot(snapshot) {
+      await run(writer, {
+        text:
+          'WITH saved AS (INSERT INTO snapshots (seq, time_ms, body) VALUES ($1, $2, $3) ' +
+          'ON CONFLICT (seq) DO UPDATE SET time_ms = EXCLUDED.time_ms, body = EXCLUDED.body) ' +
+          'DELETE FROM snapshots WHERE seq < $1',
+        values: [snapshot.seq, snapshot.timeMs, snapshot.body],
+      });
+    },
+    // Reads (bills, orders, fills, …) are shared with SQLite: add new ones in sql-reads.ts.
+    ...sqlReads(all),
+    async query(text, params = []) {
+      return (await run(reader, { text: numbered(text), values: params })).rows;
+    },
+    async explain(sql, explainOptions = {}) {
+      const verb = explainOptions.analyze ? 'EXPLAIN (ANALYZE, COSTS OFF)' : 'EXPLAIN (COSTS OFF)';
+      const rows = await all({ text: `${verb} ${sql.text}`, params: sql.params });
+      return rows.map((row) => String(row['QUERY PLAN']));
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all([writer.end(), reader.end()]);
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The read methods of the Store port, once for every SQL store: each runs a query of
+ * queries.ts through the store's `all` and decodes the rows. A new read is added here (with
+ * its SQL in queries.ts), and SQLite and PostgreSQL both have it; a Store method missing here
+ * fails the typecheck of both stores.
+ */
+import type { Store } from '../ports/store.ts';
+import {
+  billOf,
+  billsSql,
+  fillOf,
+  fillsSql,
+  fundingOf,
+  fundingSql,
+  orderOf,
+  orderSql,
+  ordersSql,
+  type Sql,
+} from './queries.ts';
+
+/** What a store's own code provides; everything else of the port is a read defined here. */
+type StoreCore = 'latestSnapshot' | 'journalAfter' | 'lastSeq' | 'append' | 'saveSnapshot' | 'close';
+
+export type ReadMethods = Omit<Store, StoreCore>;
+
+export type Row = Record<string, unknown>;
+
+export function sqlReads(all: (sql: Sql) => Promise<Row[]>): ReadMethods {
+  return {
+    async bills(query) {
+      return (await all(billsSql(query))).map(billOf);
+    },
+    async fundingRecords(uid, limit) {
+      return (await all(fundingSql(uid, limit))).map(fundingOf);
+    },
+    async order(uid, reference) {
+      const [row] = await all(orderSql(uid, reference));
+      return row ? orderOf(row) : null;
+    },
+    async orders(query) {
+      return (await all(ordersSql(query))).map(orderOf);
+    },
+    async fills(query) {
+      return (await all(fillsSql(query))).map(fillOf);
+    },
+  };
+}

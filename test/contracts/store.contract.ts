@@ -1,0 +1,337 @@
+/**
+ * The store contract: what every Store implementation must do, run against SQLite
+ * (sqlite-store.test.ts) and PostgreSQL (postgres-store.test.ts). The data comes from the
+ * production engine (store-workload.ts), so the rows are the rows the server writes.
+ */
+import assert from 'node:assert/strict';
+import type { TestContext } from 'node:test';
+import { stateHash } from '../../src/engine/state-hash.ts';
+import { CorruptJournalError } from '../../src/persistence/journal-record.ts';
+import type { AnyStore } from '../../src/persistence/open-store.ts';
+import {
+  billsSql,
+  fillsSql,
+  fundingSql,
+  orderSql,
+  ordersSql,
+  type Sql,
+} from '../../src/persistence/queries.ts';
+import { MIGRATIONS } from '../../src/persistence/schema.ts';
+import type { Store } from '../../src/ports/store.ts';
+import { recover } from '../../src/runtime/recovery.ts';
+import { tradingWorkload } from './store-workload.ts';
+
+/** One empty store location per test. */
+export interface StoreLocation {
+  open(): Promise<AnyStore>;
+  /** Runs raw SQL (no parameters) on the location, beside any open store. */
+  exec(sql: string): Promise<void>;
+  /** A store whose planner prefers indexes even on small tables (PostgreSQL: seq scans off). */
+  openForPlans(): Promise<AnyStore>;
+}
+
+export interface StoreHarness {
+  kind: 'sqlite' | 'postgres';
+  location(t: TestContext): Promise<StoreLocation>;
+}
+
+export interface ContractTest {
+  name: string;
+  options?: { timeout?: number };
+  body: (t: TestContext) => Promise<void>;
+}
+
+async function collect(store: Store, after = 0) {
+  const entries: { seq: number; type: string }[] = [];
+  for await (const entry of store.journalAfter(after))
+    entries.push({ seq: entry.seq, type: entry.command.type });
+  return entries;
+}
+
+async function opened(t: TestContext, location: StoreLocation): Promise<AnyStore> {
+  const store = await location.open();
+  t.after(() => store.close());
+  return store;
+}
+
+/** The last journal record's body, damaged in place. */
+const TRUNCATE_LAST =
+  'UPDATE journal SET body = substr(body, 1, length(body) - 9) WHERE seq = (SELECT MAX(seq) FROM journal)';
+const FLIP_LAST =
+  "UPDATE journal SET body = replace(body, 'USDT', 'USDC') WHERE seq = (SELECT MAX(seq) FROM journal)";
+
+export function storeContract(harness: StoreHarness): ContractTest[] {
+  const { kind } = harness;
+  return [
+    {
+      name: `append when a batch holds many commands journals them in order (${kind})`,
+      async body(t) {
+        const store = await opened(t, await harness.location(t));
+        const { engine } = tradingWorkload();
+        await store.append(engine.entries.slice(0, 5));
+        await store.append(engine.entries.slice(5));
+        assert.equal(await store.lastSeq(), engine.entries.length);
+        const read = [];
+        for await (const entry of store.journalAfter(0)) read.push(entry);
+        assert.deepEqual(
+          read,
+          engine.entries.map((entry) => ({ seq: entry.seq, command: entry.command })),
+          'commands come back equal, bigints included',
+        );
+        assert.deepEqual(
+          (await collect(store, 7)).map((entry) => entry.seq),
+          engine.entries.slice(7).map((entry) => entry.seq),
+        );
+      },
+    },
+    {
+      name: `lastSeq and latestSnapshot when the store is empty are 0 and null (${kind})`,
+      async body(t) {
+        const store = await opened(t, await harness.location(t));
+        assert.equal(await store.lastSeq(), 0);
+        assert.equal(await store.latestSnapshot(), null);
+        assert.deepEqual(await collect(store), []);
+      },
+    },
+    {
+      name: `append when the workload trades projects orders, fills, bills and funding (${kind})`,
+      async body(t) {
+        const store = await opened(t, await harness.location(t));
+        const { engine, buyer, seller } = tradingWorkload();
+        await store.append(engine.entries);
+        const orders = await store.orders({ uid: buyer, limit: 10 });
+        // b2 filled (0.2), b1 partly filled (0.05) then cancelled: newest first.
+        assert.deepEqual(
+          orders.map((order) => [order.clientOid, order.status, order.cumExecQty]),
+          [
+            ['b2', 'filled', '0.2'],
+            ['b1', 'cancelled', '0.05'],
+          ],
+        );
+        const byClientOid = await store.order(buyer, { clientOid: 'b1' });
+        assert.equal(byClientOid?.status, 'cancelled');
+        const byId = await store.order(seller, { orderId: byClientOid?.orderId ?? '' });
+        assert.equal(byId, null, 'an order is found only for its owner');
+        const fills = await store.fills({ uid: buyer, limit: 10 });
+        assert.deepEqual(fills.map((fill) => fill.execQty).sort(), ['0.05', '0.2']);
+        assert.deepEqual(
+          (await store.fills({ uid: seller, orderId: fills[0]?.orderId ?? '', limit: 10 })).length,
+          0,
+          'the seller has no fills of the buyer order',
+        );
+        const sellerFills = await store.fills({ uid: seller, limit: 10 });
+        assert.equal(sellerFills.length, 2);
+        const bills = await store.bills({ uid: buyer, wallets: ['spot'], limit: 100 });
+        assert.ok(bills.length >= 3, 'deposit and two trades, each with its bills');
+        assert.ok(
+          bills.every((bill, index) => index === 0 || bill.billId < (bills[index - 1]?.billId ?? '')),
+        );
+        const usdt = await store.bills({ uid: buyer, wallets: ['spot'], coin: 'USDT', limit: 100 });
+        assert.ok(usdt.every((bill) => bill.coin === 'USDT' && typeof bill.amount === 'bigint'));
+        const funding = await store.fundingRecords(seller, 10);
+        assert.deepEqual(
+          funding.map((record) => [record.direction, record.coin, record.amount]),
+          [
+            ['withdrawal', 'USDT', 1_000n * 10n ** 8n],
+            ['deposit', 'BTC', 10n * 10n ** 8n],
+          ],
+        );
+      },
+    },
+    {
+      name: `orders and bills when paged by cursor return each row once, newest first (${kind})`,
+      async body(t) {
+        const store = await opened(t, await harness.location(t));
+        const { engine, buyer } = tradingWorkload();
+        await store.append(engine.entries);
+        const all = await store.bills({ uid: buyer, wallets: ['spot'], limit: 100 });
+        const paged = [];
+        let cursor: string | undefined;
+        for (let page = 0; page < 20; page += 1) {
+          const rows = await store.bills({
+            uid: buyer,
+            wallets: ['spot'],
+            limit: 2,
+            ...(cursor ? { idLessThan: cursor } : {}),
+          });
+          paged.push(...rows);
+          if (rows.length < 2) break;
+          cursor = rows.at(-1)?.billId;
+        }
+        assert.deepEqual(paged, all);
+        const oldest = all.at(-1)?.billId ?? '';
+        const forward = await store.bills({
+          uid: buyer,
+          wallets: ['spot'],
+          idGreaterThan: oldest,
+          limit: 100,
+        });
+        assert.deepEqual(
+          forward.map((bill) => bill.billId),
+          all
+            .slice(0, -1)
+            .map((bill) => bill.billId)
+            .reverse(),
+          'idGreaterThan pages forwards, oldest first',
+        );
+        const [newest] = await store.orders({ uid: buyer, limit: 1 });
+        const older = await store.orders({ uid: buyer, idLessThan: newest?.orderId ?? '', limit: 10 });
+        assert.equal(older.length, 1);
+        assert.ok((older[0]?.orderId ?? '') < (newest?.orderId ?? ''));
+        const closed = await store.orders({ uid: buyer, closedOnly: true, symbol: 'BTCUSDT', limit: 10 });
+        assert.equal(closed.length, 2);
+        assert.deepEqual(await store.orders({ uid: buyer, symbol: 'ETHUSDT', limit: 10 }), []);
+        assert.deepEqual(await store.orders({ uid: buyer, categories: ['MARGIN'], limit: 10 }), []);
+      },
+    },
+    {
+      name: `append when an order changes several times in one batch keeps its last state (${kind})`,
+      async body(t) {
+        const oneBatch = await opened(t, await harness.location(t));
+        const oneByOne = await opened(t, await harness.location(t));
+        const { engine, buyer, seller } = tradingWorkload();
+        await oneBatch.append(engine.entries);
+        for (const entry of engine.entries) await oneByOne.append([entry]);
+        for (const uid of [buyer, seller]) {
+          assert.deepEqual(
+            await oneBatch.orders({ uid, limit: 10 }),
+            await oneByOne.orders({ uid, limit: 10 }),
+          );
+          assert.deepEqual(
+            await oneBatch.bills({ uid, wallets: ['spot'], limit: 100 }),
+            await oneByOne.bills({ uid, wallets: ['spot'], limit: 100 }),
+          );
+        }
+      },
+    },
+    {
+      name: `append when one entry of the batch cannot be written writes nothing of it (${kind})`,
+      async body(t) {
+        const store = await opened(t, await harness.location(t));
+        const { engine, buyer } = tradingWorkload();
+        const split = engine.entries.findIndex((entry) => entry.command.type === 'PlaceOrders');
+        await store.append(engine.entries.slice(0, split));
+        const before = await store.lastSeq();
+        const duplicate = engine.entries[0];
+        assert.ok(duplicate);
+        await assert.rejects(store.append([...engine.entries.slice(split), duplicate]));
+        assert.equal(await store.lastSeq(), before, 'no journal row of the failed batch');
+        assert.deepEqual(await store.orders({ uid: buyer, limit: 10 }), [], 'no projection row either');
+        await store.append(engine.entries.slice(split));
+        assert.equal(await store.lastSeq(), engine.entries.length, 'the store takes the next append');
+        assert.equal((await store.orders({ uid: buyer, limit: 10 })).length, 2);
+      },
+    },
+    {
+      name: `saveSnapshot when a newer one is saved keeps only the latest (${kind})`,
+      async body(t) {
+        const store = await opened(t, await harness.location(t));
+        await store.saveSnapshot({ seq: 3, timeMs: 30, body: '{"a":1}' });
+        await store.saveSnapshot({ seq: 9, timeMs: 90, body: '{"a":2}' });
+        await store.saveSnapshot({ seq: 9, timeMs: 91, body: '{"a":3}' });
+        assert.deepEqual(await store.latestSnapshot(), { seq: 9, timeMs: 91, body: '{"a":3}' });
+      },
+    },
+    {
+      name: `recover when the store holds the stream rebuilds the live engine's state (${kind})`,
+      async body(t) {
+        const location = await harness.location(t);
+        const store = await opened(t, location);
+        const { engine } = tradingWorkload();
+        await store.append(engine.entries);
+        const recovered = await recover(store);
+        assert.equal(recovered.seq, engine.entries.length);
+        assert.equal(stateHash(recovered.exchange.state), stateHash(engine.exchange.state));
+      },
+    },
+    {
+      name: `journalAfter when the last record is truncated refuses it with CorruptJournalError (${kind})`,
+      async body(t) {
+        const location = await harness.location(t);
+        const store = await opened(t, location);
+        const { engine } = tradingWorkload();
+        await store.append(engine.entries);
+        await location.exec(TRUNCATE_LAST);
+        const last = engine.entries.length;
+        const seen: number[] = [];
+        await assert.rejects(
+          async () => {
+            for await (const entry of store.journalAfter(0)) seen.push(entry.seq);
+          },
+          (error: unknown) =>
+            error instanceof CorruptJournalError &&
+            error.seq === last &&
+            error.message.includes(`journal record ${last} fails its checksum`),
+        );
+        assert.equal(seen.length, last - 1, 'the records before it are intact');
+        await assert.rejects(recover(store), CorruptJournalError);
+      },
+    },
+    {
+      name: `journalAfter when the last record's content was altered refuses it (${kind})`,
+      async body(t) {
+        const location = await harness.location(t);
+        const store = await opened(t, location);
+        const { engine } = tradingWorkload();
+        await store.append(engine.entries.slice(0, 4));
+        await location.exec(FLIP_LAST);
+        await assert.rejects(recover(store), /journal record 4 fails its checksum/);
+      },
+    },
+    {
+      name: `open when reopened keeps the data and applies each migration once (${kind})`,
+      async body(t) {
+        const location = await harness.location(t);
+        const first = await location.open();
+        const { engine, buyer } = tradingWorkload();
+        await first.append(engine.entries);
+        await first.close();
+        const second = await opened(t, location);
+        assert.equal(await second.lastSeq(), engine.entries.length);
+        assert.equal((await second.orders({ uid: buyer, limit: 10 })).length, 2);
+      },
+    },
+    {
+      name: `open when the store was migrated by a newer version refuses to start (${kind})`,
+      async body(t) {
+        const location = await harness.location(t);
+        const store = await location.open();
+        await store.close();
+        const newer = Math.max(...MIGRATIONS.map((migration) => migration.version)) + 1000;
+        await location.exec(`INSERT INTO schema_migrations (version, applied_ms) VALUES (${newer}, 0)`);
+        await assert.rejects(location.open(), new RegExp(`schema version\\(s\\) ${newer}`));
+      },
+    },
+    {
+      name: `history queries when planned use the index that matches their filter and order (${kind})`,
+      async body(t) {
+        const location = await harness.location(t);
+        const store = await location.openForPlans();
+        t.after(() => store.close());
+        const { engine, buyer } = tradingWorkload();
+        await store.append(engine.entries);
+        const queries: [string, Sql][] = [
+          ['bills', billsSql({ uid: buyer, wallets: ['spot'], coin: 'USDT', idLessThan: '9', limit: 100 })],
+          ['funding_records', fundingSql(buyer, 100)],
+          ['orders', orderSql(buyer, { orderId: '1' })],
+          ['orders', orderSql(buyer, { clientOid: 'b1' })],
+          [
+            'orders',
+            ordersSql({ uid: buyer, categories: ['SPOT'], closedOnly: true, idLessThan: '9', limit: 100 }),
+          ],
+          ['fills', fillsSql({ uid: buyer, idLessThan: '9', limit: 100 })],
+          ['fills', fillsSql({ uid: buyer, orderId: '1', limit: 100 })],
+        ];
+        for (const [table, sql] of queries) {
+          const plan = (await store.explain(sql)).join('\n');
+          assert.match(
+            plan,
+            new RegExp(`${table}_pkey|${table}_by_|sqlite_autoindex_${table}|PRIMARY KEY`),
+            `${sql.text}\n${plan}`,
+          );
+          assert.doesNotMatch(plan, new RegExp(`Seq Scan|^SCAN ${table}$`, 'm'), `${sql.text}\n${plan}`);
+        }
+      },
+    },
+  ];
+}
