@@ -72,6 +72,9 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
   },
   INSTRUMENT_EXISTS: e('40020', 'Parameter {0} error'),
   CLOCK_NOT_SIMULATED: e('40020', 'Parameter {0} error'),
+  TRANSFER_EXCEEDS_MAXIMUM: e('43117', 'Exceeds the maximum amount that can be transferred'),
+  IP_BINDING_REQUIRED: e('40018', 'Invalid IP'),
+  FUNDING_NOT_PENDING: e('40020', 'Parameter {0} error'),
   SYMBOL_NOT_OPEN: {
     ...e(
       '43115',
@@ -154,6 +157,29 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
     'The modification price and qty is the same as the original value. Please adjust and try again.',
   ),
   TIME_RANGE_INVALID: e('40017', 'Parameter verification failed {0}'),
+  OPEN_SIZE_EXCEEDED: {
+    ...e('40762', 'The order size is greater than the max open size'),
+    v3: e('25230', 'Order quantity exceeds the maximum open quantity'),
+  },
+  POSITION_INSUFFICIENT: {
+    ...e('40757', 'Not enough position is available.'),
+    v3: e('25231', 'Close quantity cannot exceed the held position quantity'),
+  },
+  POSITION_MODE_MISMATCH: {
+    ...e('40774', 'The order type for unilateral position must also be the unilateral position type.'),
+    v3: e('25200', '{0} validation error'),
+  },
+  POSITION_OR_ORDER_EXISTS: e('40920', 'Position or order exists, the position mode cannot be switched'),
+  MARGIN_MODE_LOCKED: e('45117', 'Currently holding positions or orders, the margin mode cannot be adjusted'),
+  LEVERAGE_INVALID: {
+    ...e('40797', 'Exceeded the maximum settable leverage'),
+    v3: e('25223', 'Exceeds Max. leverage'),
+  },
+  MARGIN_MODE_MISMATCH: e('40020', 'Parameter {0} error'),
+  REDUCE_ONLY_REPLACED: {
+    ...e('40757', 'Not enough position is available.'),
+    v3: e('25232', 'Reduce-only orders will only reduce your position; please cancel or modify existing orders before placing a new one'),
+  },
   NO_DEBT: { ...e('40020', 'Parameter {0} error'), v3: e('25200', '{0} validation error') },
 };
 

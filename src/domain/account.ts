@@ -18,7 +18,17 @@ export interface Account {
   mode: AccountMode;
   label: string;
   createdTimeMs: number;
+  /** Virtual sub-accounts: the generated e-mail-like name (create-virtual-subaccount). */
+  name?: string;
+  /** Sub-accounts: `freeze` stops every key of the account (40013); absent means normal. */
+  status?: 'normal' | 'freeze';
+  /** Sub-accounts: the perm names the main account granted (modify-virtual-subaccount). */
+  permList?: string[];
+  updatedTimeMs?: number;
 }
+
+/** The insurance fund's account (below the first uid handed out; created on first use). */
+export const INSURANCE_FUND_UID = '1000000000';
 
 export interface ApiKeyRecord {
   apiKey: string;

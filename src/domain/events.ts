@@ -33,6 +33,80 @@ export interface FundingRecorded {
   subType: 'onchain' | 'internal' | 'fast';
   status: 'pending' | 'fail' | 'success';
   timeMs: number;
+  /** The main account when `uid` is a sub-account (the broker's records); absent otherwise. */
+  parentUid?: string;
+}
+
+/** A pending deposit or withdrawal was settled; the record as it now stands. */
+export interface FundingSettled {
+  type: 'FundingSettled';
+  recordId: string;
+  txId: string;
+  uid: string;
+  /** '' when `uid` is a main account. */
+  parentUid: string;
+  coin: string;
+  amount: bigint;
+  direction: 'deposit' | 'withdrawal';
+  subType: 'onchain' | 'internal' | 'fast';
+  status: 'fail' | 'success';
+  createdTimeMs: number;
+  timeMs: number;
+}
+
+/** A transfer between wallets (of one account, or of a main account and its sub-accounts). */
+export interface TransferRecorded {
+  type: 'TransferRecorded';
+  transferId: string;
+  /** Who asked (the main account for a sub-account transfer). */
+  uid: string;
+  kind: 'wallet' | 'sub';
+  fromUid: string;
+  toUid: string;
+  fromWallet: string;
+  toWallet: string;
+  coin: string;
+  amount: bigint;
+  clientOid: string;
+  timeMs: number;
+}
+
+export interface CustomerReferred {
+  type: 'CustomerReferred';
+  agentUid: string;
+  customerUid: string;
+  timeMs: number;
+}
+
+/** A KYC result as an agent sees it (`agentUid` '' while the account has no agent). */
+export interface KycRecorded {
+  type: 'KycRecorded';
+  uid: string;
+  agentUid: string;
+  result: 'passed' | 'not_passed';
+  timeMs: number;
+}
+
+/** One day's commission of one referred customer in one coin and market (money in minor units). */
+export interface CommissionRecorded {
+  type: 'CommissionRecorded';
+  recordId: string;
+  agentUid: string;
+  uid: string;
+  /** 00:00 UTC+8 of the day, Unix ms. */
+  dateMs: number;
+  coin: string;
+  /** With the market suffix (BTCUSDT_SPBL, BTCUSDT_UMCBL, …). */
+  symbol: string;
+  category: string;
+  dealAmount: bigint;
+  fee: bigint;
+  feePaid: bigint;
+  rebateAmount: bigint;
+  userRebateAmount: bigint;
+  dayTotalRebateAmount: bigint;
+  totalRebateAmount: bigint;
+  timeMs: number;
 }
 
 export interface AccountCreated {
@@ -100,12 +174,44 @@ export interface TradeRecorded {
   timeMs: number;
 }
 
+/** A position closed completely (or was settled): a row of the position history. */
+export interface PositionClosed {
+  type: 'PositionClosed';
+  position: {
+    positionId: string;
+    uid: string;
+    category: string;
+    symbol: string;
+    marginCoin: string;
+    holdSide: string;
+    posMode: string;
+    marginMode: string;
+    openAvgPrice: string;
+    closeAvgPrice: string;
+    openTotalPos: string;
+    closeTotalPos: string;
+    pnl: string;
+    netProfit: string;
+    totalFunding: string;
+    openFee: string;
+    closeFee: string;
+    createdTimeMs: number;
+    updatedTimeMs: number;
+  };
+}
+
 export type EngineEvent =
   | BillPosted
   | FundingRecorded
+  | FundingSettled
+  | TransferRecorded
+  | CustomerReferred
+  | KycRecorded
+  | CommissionRecorded
   | AccountCreated
   | InstrumentChanged
   | IndexPriceSet
   | OrderUpdated
   | FillRecorded
-  | TradeRecorded;
+  | TradeRecorded
+  | PositionClosed;

@@ -32,4 +32,15 @@ export interface OrderView {
   source: string;
   createdTimeMs: number;
   updatedTimeMs: number;
+  /** Futures orders only. */
+  futures?: {
+    holdSide: string;
+    tradeSide: string;
+    reduceOnly: boolean;
+    posMode: string;
+    marginMode: string;
+    leverage: string;
+    marginCoin: string;
+    realisedPnl: string;
+  };
 }

@@ -74,9 +74,26 @@ export interface Order {
   /** Time priority in the book. */
   sequence: number;
   /** Where it came from: `normal` or the venue's delegate types (e.g. `liquidation`). */
-  source: 'normal' | 'liquidation';
+  source: 'normal' | 'liquidation' | 'delivery' | 'plan';
+  /** Futures only (absent on spot and margin orders). */
+  futures?: FuturesOrderFields;
   createdTimeMs: number;
   updatedTimeMs: number;
+}
+
+/** What a futures order does to positions. */
+export interface FuturesOrderFields {
+  /** The position side it opens or closes; in one-way mode the side it would open. */
+  holdSide: 'long' | 'short';
+  /** open: adds to holdSide; close: reduces holdSide (hedge close, one-way reduce-only). */
+  tradeSide: 'open' | 'close';
+  reduceOnly: boolean;
+  posMode: 'one_way_mode' | 'hedge_mode';
+  marginMode: 'crossed' | 'isolated';
+  leverage: number;
+  marginCoin: string;
+  /** Realised PnL of the order's closing fills, money units. */
+  realisedPnl: bigint;
 }
 
 export function transition(order: Order, next: OrderStatus): void {

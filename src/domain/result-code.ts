@@ -41,6 +41,10 @@ export const RESULT_CODES = [
   'SYMBOL_NOT_FOUND',
   'INSTRUMENT_EXISTS',
   'CLOCK_NOT_SIMULATED',
+  // transfers, sub-accounts, broker records
+  'TRANSFER_EXCEEDS_MAXIMUM',
+  'IP_BINDING_REQUIRED',
+  'FUNDING_NOT_PENDING',
   // orders
   'SYMBOL_NOT_OPEN',
   'SYMBOL_OFFLINE',
@@ -63,6 +67,15 @@ export const RESULT_CODES = [
   'MODIFY_UNCHANGED',
   'TIME_RANGE_INVALID',
   'NO_DEBT',
+  // futures
+  'OPEN_SIZE_EXCEEDED',
+  'POSITION_INSUFFICIENT',
+  'POSITION_MODE_MISMATCH',
+  'POSITION_OR_ORDER_EXISTS',
+  'MARGIN_MODE_LOCKED',
+  'LEVERAGE_INVALID',
+  'MARGIN_MODE_MISMATCH',
+  'REDUCE_ONLY_REPLACED',
 ] as const;
 
 export type ResultCode = (typeof RESULT_CODES)[number];

@@ -38,8 +38,15 @@ export interface Balance {
   borrowed: bigint;
   /** Accrued, unpaid interest on the borrowed principal. */
   interest: bigint;
+  /** Futures: margin held by isolated positions (still the wallet's, not spendable). */
+  margin: bigint;
 }
 
 export function emptyBalance(): Balance {
-  return { available: 0n, frozen: 0n, borrowed: 0n, interest: 0n };
+  return { available: 0n, frozen: 0n, borrowed: 0n, interest: 0n, margin: 0n };
+}
+
+/** What a bill reports as the wallet balance: everything the wallet holds. */
+export function walletTotal(balance: Balance): bigint {
+  return balance.available + balance.frozen + balance.margin;
 }

@@ -24,7 +24,11 @@ import { Books } from './trading/books.ts';
 import { cancelAllOrders, cancelOrders } from './trading/cancel.ts';
 import { modifyOrder } from './trading/modify.ts';
 import { placeOrders } from './trading/place.ts';
-import type { TradingContext } from './trading/trading-context.ts';
+import { finish, type TradingContext } from './trading/trading-context.ts';
+import { settleDeliveriesDue } from './futures/delivery.ts';
+import { settleFundingDue, setFundingRate } from './futures/funding.ts';
+import { enforceFuturesRisk } from './futures/liquidation.ts';
+import { adjustMargin, setLeverage, setMarginMode, setPositionMode } from './futures/settings.ts';
 
 export interface ExecuteResult {
   outcome: Outcome<unknown>;
@@ -50,11 +54,11 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
       return patchInstrument(context, command);
     case 'SetIndexPrice': {
       const outcome = setIndexPrice(context, command);
-      if (outcome.ok) enforceMarginRisk(trading);
+      if (outcome.ok) enforceRisk(trading);
       return outcome;
     }
     case 'AdvanceClock':
-      enforceMarginRisk(trading);
+      enforceRisk(trading);
       return ok({ nowMs: context.nowMs });
     case 'PlaceOrders':
       return placeOrders(trading, command);
@@ -66,7 +70,29 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
       return modifyOrder(trading, command);
     case 'RepayDebt':
       return repayDebt(context, command);
+    case 'SetLeverage':
+      return setLeverage(context.state, command);
+    case 'SetMarginMode':
+      return setMarginMode(context.state, command);
+    case 'SetPositionMode':
+      return setPositionMode(context.state, command);
+    case 'AdjustMargin':
+      return adjustMargin(trading, command);
+    case 'SetFundingRate':
+      return setFundingRate(trading, command);
   }
+}
+
+function enforceRisk(trading: TradingContext): void {
+  enforceMarginRisk(trading);
+  enforceFuturesRisk(trading);
+}
+
+/** Jobs on the clock that need the books: funding and delivery settlements. */
+function runTradingJobs(trading: TradingContext): void {
+  settleFundingDue(trading);
+  settleDeliveriesDue(trading);
+  finish(trading);
 }
 
 /** Jobs that run when the clock passes an hour: interest, and forgetting old clientOids. */
@@ -93,7 +119,10 @@ export class Exchange {
     runClockJobs(state, state.nowMs);
     const events: EngineEvent[] = [];
     const context = createContext(state, state.nowMs, events);
-    const outcome = dispatch({ context, books: this.books, touched: new Map() }, command);
-    return { outcome, events: outcome.ok ? events : [] };
+    const trading: TradingContext = { context, books: this.books, touched: new Map() };
+    runTradingJobs(trading);
+    const outcome = dispatch(trading, command);
+    // A failed command changed nothing, but clock jobs before it may have: keep their events.
+    return { outcome, events };
   }
 }

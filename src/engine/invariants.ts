@@ -1,7 +1,7 @@
 /**
  * Ledger conservation (DESIGN.md §7): for every coin, what all accounts hold (available +
- * frozen − borrowed − unpaid interest) plus fees collected plus interest accrued to the
- * lender equals what entered through deposits minus what left through withdrawals.
+ * frozen + isolated margin − borrowed − unpaid interest), plus fees collected and interest
+ * accrued to the lender, minus direction × cost basis of every open futures position, equals what entered through deposits minus what left through withdrawals.
  * Returns the coins that do not balance (empty when the invariant holds).
  */
 import type { EngineState } from './state.ts';
@@ -16,10 +16,14 @@ export function heldByCoin(state: EngineState): Map<string, bigint> {
   const held = new Map<string, bigint>();
   for (const [key, balance] of state.balances) {
     const coin = key.slice(key.lastIndexOf('|') + 1);
-    held.set(
-      coin,
-      (held.get(coin) ?? 0n) + balance.available + balance.frozen - balance.borrowed - balance.interest,
-    );
+    const net = balance.available + balance.frozen + balance.margin - balance.borrowed - balance.interest;
+    held.set(coin, (held.get(coin) ?? 0n) + net);
+  }
+  // Open positions' cost basis: realised PnL is closeValue − entryValue, so cash plus
+  // −direction × entryValue over all positions is what the coins are worth (see position.ts).
+  for (const position of state.positions.values()) {
+    const basis = position.holdSide === 'long' ? -position.entryValue : position.entryValue;
+    held.set(position.marginCoin, (held.get(position.marginCoin) ?? 0n) + basis);
   }
   for (const source of [state.feesCollected, state.interestAccrued]) {
     for (const [coin, amount] of source) held.set(coin, (held.get(coin) ?? 0n) + amount);

@@ -5,7 +5,9 @@
 import type { Account, ApiKeyRecord } from '../domain/account.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import type { Order } from '../domain/order.ts';
+import type { Position, PositionMode, SymbolSettings } from '../domain/position.ts';
 import type { Balance } from '../domain/wallet.ts';
+import { createBrokerageState, type BrokerageState } from './accounts/brokerage-state.ts';
 
 export interface EngineState {
   /** Next id for orders, fills, bills and records (one counter keeps ids globally unique). */
@@ -42,6 +44,16 @@ export interface EngineState {
   nextSequence: number;
   /** Start of the hour up to which margin interest has been charged. */
   interestChargedToMs: number;
+  /** Transfers, pending deposits/withdrawals, agents, KYC and commission accruals. */
+  brokerage: BrokerageState;
+  /** Futures positions, key `${uid}|${category}|${symbol}|${holdSide}`. */
+  positions: Map<string, Position>;
+  /** Position mode per `${uid}|${category}` (one-way when absent). */
+  positionModes: Map<string, PositionMode>;
+  /** Margin mode and leverage per `${uid}|${category}|${symbol}`. */
+  symbolSettings: Map<string, SymbolSettings>;
+  /** Funding per instrument key: next settlement time and an operator-set rate. */
+  funding: Map<string, { nextFundingTimeMs: number; rateOverride: string | null; lastRate: string }>;
 }
 
 /** First uid handed out: ten digits, like the venue's. */
@@ -69,5 +81,10 @@ export function createState(): EngineState {
     interestAccrued: new Map(),
     nextSequence: 1,
     interestChargedToMs: 0,
+    brokerage: createBrokerageState(),
+    positions: new Map(),
+    positionModes: new Map(),
+    symbolSettings: new Map(),
+    funding: new Map(),
   };
 }

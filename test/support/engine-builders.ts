@@ -101,6 +101,7 @@ export class EngineHarness {
       frozen: balance?.frozen ?? 0n,
       borrowed: balance?.borrowed ?? 0n,
       interest: balance?.interest ?? 0n,
+      margin: balance?.margin ?? 0n,
     };
   }
 

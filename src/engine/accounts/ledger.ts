@@ -4,19 +4,13 @@
  * Invariant: available and frozen never go negative; a debit that would make them so is a
  * bug in the caller (callers check `available` first and return INSUFFICIENT_BALANCE).
  */
-import { emptyBalance, type Balance } from '../../domain/wallet.ts';
+import { INSURANCE_FUND_UID } from '../../domain/account.ts';
+import { emptyBalance, walletTotal, type Balance } from '../../domain/wallet.ts';
 import type { Context } from '../context.ts';
 import type { EngineState } from '../state.ts';
 
-export function balanceKey(uid: string, wallet: string, coin: string): string {
-  return `${uid}|${wallet}|${coin}`;
-}
-
-export function readBalance(state: EngineState, uid: string, wallet: string, coin: string): Balance {
-  return state.balances.get(balanceKey(uid, wallet, coin)) ?? emptyBalance();
-}
-
-function balanceFor(state: EngineState, uid: string, wallet: string, coin: string): Balance {
+/** Mutable balance record (created on first use). */
+export function balanceFor(state: EngineState, uid: string, wallet: string, coin: string): Balance {
   const key = balanceKey(uid, wallet, coin);
   let balance = state.balances.get(key);
   if (!balance) {
@@ -24,6 +18,24 @@ function balanceFor(state: EngineState, uid: string, wallet: string, coin: strin
     state.balances.set(key, balance);
   }
   return balance;
+}
+
+/** Moves funds between available and isolated margin (no bill: the wallet total is unchanged). */
+export function moveToMargin(state: EngineState, uid: string, wallet: string, coin: string, amount: bigint): void {
+  const balance = balanceFor(state, uid, wallet, coin);
+  if (amount > balance.available || -amount > balance.margin) {
+    throw new Error(`ledger: cannot move ${amount} to margin for ${uid} ${wallet} ${coin}`);
+  }
+  balance.available -= amount;
+  balance.margin += amount;
+}
+
+export function balanceKey(uid: string, wallet: string, coin: string): string {
+  return `${uid}|${wallet}|${coin}`;
+}
+
+export function readBalance(state: EngineState, uid: string, wallet: string, coin: string): Balance {
+  return state.balances.get(balanceKey(uid, wallet, coin)) ?? emptyBalance();
 }
 
 export interface Posting {
@@ -35,16 +47,20 @@ export interface Posting {
   businessType: string;
   symbol?: string;
   fee?: bigint;
-  /** Which part of the balance changes: available (default) or frozen (settling a hold). */
-  from?: 'available' | 'frozen';
+  /** Which part of the balance changes: available (default), frozen (settling a hold) or
+   * margin (isolated position margin). */
+  from?: 'available' | 'frozen' | 'margin';
 }
 
 /** Changes an available (or frozen) balance and writes the bill. */
 export function post(context: Context, posting: Posting): void {
   const balance = balanceFor(context.state, posting.uid, posting.wallet, posting.coin);
   if (posting.from === 'frozen') balance.frozen += posting.amount;
+  else if (posting.from === 'margin') balance.margin += posting.amount;
   else balance.available += posting.amount;
-  if (balance.available < 0n || balance.frozen < 0n) {
+  // The insurance fund alone may go below zero: covering losses beyond it is what ADL is for.
+  const negative = balance.available < 0n && posting.uid !== INSURANCE_FUND_UID;
+  if (negative || balance.frozen < 0n || balance.margin < 0n) {
     throw new Error(`ledger: ${posting.uid} ${posting.wallet} ${posting.coin} would go negative`);
   }
   context.emit({
@@ -56,7 +72,7 @@ export function post(context: Context, posting: Posting): void {
     symbol: posting.symbol ?? '',
     amount: posting.amount,
     fee: posting.fee ?? 0n,
-    balanceAfter: balance.available + balance.frozen,
+    balanceAfter: walletTotal(balance),
     businessType: posting.businessType,
     timeMs: context.nowMs,
   });

@@ -6,7 +6,7 @@ import type { CancelAllOrders, CancelOrders, OrderReference } from '../../domain
 import { isOpenStatus, transition, type CancelReason, type Order } from '../../domain/order.ts';
 import { fail, ok, type Failure, type Outcome } from '../../domain/result-code.ts';
 import type { EngineState } from '../state.ts';
-import { releaseHold } from './settle.ts';
+import { releaseOrder } from './settle.ts';
 import { finish, touch, type TradingContext } from './trading-context.ts';
 
 export function findOpenOrder(state: EngineState, uid: string, reference: OrderReference): Order | undefined {
@@ -25,7 +25,7 @@ export function findOpenOrder(state: EngineState, uid: string, reference: OrderR
 export function cancelOpenOrder(trading: TradingContext, order: Order, reason: CancelReason): void {
   if (!isOpenStatus(order.status)) return;
   trading.books.peek(`${order.category}:${order.symbol}`)?.remove(order.orderId);
-  releaseHold(trading, order);
+  releaseOrder(trading, order);
   transition(order, 'cancelled');
   order.cancelReason = reason;
   touch(trading, order);

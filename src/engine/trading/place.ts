@@ -19,7 +19,9 @@ import { quoteValue } from '../instruments/scales.ts';
 import { match, type MatchResult, type TakerCancelReason } from '../matching/index.ts';
 import { cancelOpenOrder, type ItemResult } from './cancel.ts';
 import { holdFor, placeHold } from './hold.ts';
-import { releaseHold, settleFill } from './settle.ts';
+import { releaseOrder, settleFill } from './settle.ts';
+import { isFutures } from '../../domain/category.ts';
+import { placeFuturesOne } from '../futures/place.ts';
 import { countOpen, finish, lineOf, touch, type TradingContext } from './trading-context.ts';
 import { validateOrder, type ValidOrder } from './validate.ts';
 import { tradingWallet } from './wallets.ts';
@@ -71,11 +73,11 @@ export function placeOne(
   const valid = validated.value;
   const limits = checkLimits(trading, uid, valid, request);
   if (!limits.ok) return { orderId: '', clientOid, ...limits };
+  if (!state.accounts.has(uid)) return { orderId: '', clientOid, ...fail('ACCOUNT_NOT_FOUND', uid) };
+  if (isFutures(command.category)) return placeFuturesOne(trading, uid, command, request, valid);
   const wallet = tradingWallet(state, uid, command.category);
   const hold = holdFor(valid, request.side);
-  const held = context.state.accounts.has(uid)
-    ? placeHold(context, uid, wallet, valid.instrument, hold)
-    : fail('ACCOUNT_NOT_FOUND', uid);
+  const held = placeHold(context, uid, wallet, valid.instrument, hold);
   if (!held.ok) return { orderId: '', clientOid, ...held };
 
   const order = openOrder(trading, {
@@ -147,7 +149,7 @@ export function openOrder(trading: TradingContext, fields: NewOrder): Order {
 export function execute(trading: TradingContext, valid: ValidOrder, order: Order): MatchResult {
   const { instrument } = valid;
   const book = trading.books.of(valid.key);
-  const marketBuy = order.orderType === 'market' && order.side === 'buy';
+  const marketBuy = order.quoteAmount > 0n;
   const result = match(book, {
     orderId: order.orderId,
     ownerId: order.uid,
@@ -189,7 +191,7 @@ export function applyMatch(
     // A market buy by amount is done when its budget cannot buy another lot.
     transition(order, 'filled');
   }
-  releaseHold(trading, order);
+  releaseOrder(trading, order);
   touch(trading, order);
 }
 

@@ -10,6 +10,8 @@ import { transition, type Order } from '../../domain/order.ts';
 import { post } from '../accounts/ledger.ts';
 import { lotsToMoney, lotsToQuantity, ticksToPrice } from '../instruments/scales.ts';
 import type { Fill } from '../matching/index.ts';
+import { isFutures } from '../../domain/category.ts';
+import { settleFuturesSide } from '../futures/settle.ts';
 import { touch, type TradingContext } from './trading-context.ts';
 
 export function feeRate(instrument: Instrument, role: 'maker' | 'taker'): bigint {
@@ -78,8 +80,9 @@ export function settleFill(trading: TradingContext, instrument: Instrument, take
   const maker = trading.context.state.orders.get(fill.makerOrderId);
   if (!maker) throw new Error(`fill against unknown maker ${fill.makerOrderId}`);
   const tradeId = trading.context.nextId();
-  settleSide(trading, instrument, maker, fill, 'maker', tradeId);
-  settleSide(trading, instrument, taker, fill, 'taker', tradeId);
+  const settle = isFutures(instrument.category) ? settleFuturesSide : settleSide;
+  settle(trading, instrument, maker, fill, 'maker', tradeId);
+  settle(trading, instrument, taker, fill, 'taker', tradeId);
   const key = `${instrument.category}:${instrument.symbol}`;
   trading.context.state.lastTradeTicks.set(key, fill.priceTicks);
   trading.context.emit({
@@ -92,7 +95,18 @@ export function settleFill(trading: TradingContext, instrument: Instrument, take
     side: taker.side,
     timeMs: trading.context.nowMs,
   });
-  if (maker.status === 'filled') releaseHold(trading, maker);
+  if (maker.status === 'filled') releaseOrder(trading, maker);
+}
+
+/** Everything an order still holds goes back: its funds, and (close orders) the position lots. */
+export function releaseOrder(trading: TradingContext, order: Order): void {
+  releaseHold(trading, order);
+  const futures = order.futures;
+  if (futures?.tradeSide !== 'close') return;
+  const unfilled = order.quantityLots - order.filledLots;
+  const key = `${order.uid}|${order.category}|${order.symbol}|${futures.holdSide}`;
+  const position = trading.context.state.positions.get(key);
+  if (position && unfilled > 0) position.lockedLots = Math.max(0, position.lockedLots - unfilled);
 }
 
 /** Returns whatever an order still holds to available (on completion or cancel). */

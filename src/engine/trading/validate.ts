@@ -4,7 +4,7 @@
  * amount and the price band around the reference price. Returns the order in integer units,
  * or the failure with the parameters the venue's messages quote ([symbol, value, coin]).
  */
-import type { Category } from '../../domain/category.ts';
+import { isFutures, type Category } from '../../domain/category.ts';
 import type { OrderRequest } from '../../domain/commands.ts';
 import { divide, parseScaled } from '../../domain/decimal.ts';
 import { instrumentKey, type Instrument } from '../../domain/instrument.ts';
@@ -74,7 +74,8 @@ export function validateOrder(
     priceTicks = ticks;
   }
 
-  const marketBuy = request.orderType === 'market' && request.side === 'buy';
+  // Spot and margin market buys are sized in quote; futures orders always in base.
+  const marketBuy = request.orderType === 'market' && request.side === 'buy' && !isFutures(category);
   let quantityLots = 0;
   let quoteAmount = 0n;
   if (marketBuy) {

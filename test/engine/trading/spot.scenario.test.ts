@@ -18,6 +18,7 @@ test('spot limit orders match when a buyer meets a resting seller, with fees by 
     frozen: 0n,
     borrowed: 0n,
     interest: 0n,
+    margin: 0n,
   });
   assert.equal(engine.balance(buyer, 'BTC').available, money('0.1998'));
   // Seller: 0.3 BTC still frozen for the rest of the ask; received 12000 less 0.1 % maker fee = 11988.
@@ -26,6 +27,7 @@ test('spot limit orders match when a buyer meets a resting seller, with fees by 
     frozen: money('0.3'),
     borrowed: 0n,
     interest: 0n,
+    margin: 0n,
   });
   assert.equal(engine.balance(seller, 'USDT').available, money('11988'));
   assert.equal(engine.state.feesCollected.get('BTC'), money('0.0002'));
@@ -66,6 +68,7 @@ test('cancel releases the hold when the order is open', () => {
     frozen: 0n,
     borrowed: 0n,
     interest: 0n,
+    margin: 0n,
   });
   engine.assertConserved();
 });

@@ -1,0 +1,97 @@
+/**
+ * Position risk (venue-mechanics §3.1–3.3), linear contracts: value at mark, unrealised PnL,
+ * initial margin, maintenance margin including the estimated close fee (MM* = value × (mmr +
+ * taker fee)), and a wallet's cross equity and free margin.
+ */
+import { divide } from '../../domain/decimal.ts';
+import { instrumentKey, type Instrument } from '../../domain/instrument.ts';
+import { MONEY_ONE } from '../../domain/money.ts';
+import { directionOf, type Position } from '../../domain/position.ts';
+import { readBalance } from '../accounts/ledger.ts';
+import { scalesOf } from '../instruments/scales.ts';
+import type { EngineState } from '../state.ts';
+import type { Books } from '../trading/books.ts';
+import { feeRate } from '../trading/settle.ts';
+import { markPrice } from './mark.ts';
+import { mmrFor } from './tiers.ts';
+
+/** Value of `lots` at `priceMoney` (money per base coin), money units. */
+export function valueAt(instrument: Instrument, lots: number, priceMoney: bigint): bigint {
+  const scales = scalesOf(instrument);
+  return divide(priceMoney * BigInt(lots) * scales.lotUnits, 10n ** BigInt(scales.quantityPlaces), 'down');
+}
+
+export interface PositionRisk {
+  markMoney: bigint;
+  markValue: bigint;
+  unrealisedPnl: bigint;
+  initialMargin: bigint;
+  maintenanceMargin: bigint;
+  mmr: bigint;
+}
+
+export function positionRisk(state: EngineState, books: Books, position: Position): PositionRisk | null {
+  const instrument = state.instruments.get(instrumentKey(position.category, position.symbol));
+  if (!instrument) return null;
+  const markMoney = markPrice(state, books, instrument);
+  if (markMoney === null) return null;
+  const markValue = valueAt(instrument, position.sizeLots, markMoney);
+  const unrealisedPnl = directionOf(position.holdSide) * (markValue - position.entryValue);
+  const mmr = mmrFor(markValue);
+  return {
+    markMoney,
+    markValue,
+    unrealisedPnl,
+    initialMargin: divide(markValue, BigInt(position.leverage), 'up'),
+    maintenanceMargin: divide(markValue * (mmr + feeRate(instrument, 'taker')), MONEY_ONE, 'up'),
+    mmr,
+  };
+}
+
+export function walletPositions(
+  state: EngineState,
+  uid: string,
+  wallet: string,
+  marginCoin: string,
+): Position[] {
+  const positions: Position[] = [];
+  for (const position of state.positions.values()) {
+    if (position.uid === uid && position.wallet === wallet && position.marginCoin === marginCoin)
+      positions.push(position);
+  }
+  return positions;
+}
+
+export interface CrossState {
+  /** Wallet available + frozen + cross unrealised PnL (isolated margin excluded). */
+  equity: bigint;
+  unrealisedPnl: bigint;
+  initialMargin: bigint;
+  maintenanceMargin: bigint;
+  /** What new orders and transfers out may use: available − cross IM + min(0, cross uPnL). */
+  free: bigint;
+}
+
+export function crossState(
+  state: EngineState,
+  books: Books,
+  uid: string,
+  wallet: string,
+  marginCoin: string,
+): CrossState {
+  const balance = readBalance(state, uid, wallet, marginCoin);
+  let unrealisedPnl = 0n;
+  let initialMargin = 0n;
+  let maintenanceMargin = 0n;
+  for (const position of walletPositions(state, uid, wallet, marginCoin)) {
+    if (position.marginMode !== 'crossed') continue;
+    const risk = positionRisk(state, books, position);
+    if (!risk) continue;
+    unrealisedPnl += risk.unrealisedPnl;
+    initialMargin += risk.initialMargin;
+    maintenanceMargin += risk.maintenanceMargin;
+  }
+  const equity = balance.available + balance.frozen + unrealisedPnl;
+  const free = balance.available - initialMargin + (unrealisedPnl < 0n ? unrealisedPnl : 0n);
+  return { equity, unrealisedPnl, initialMargin, maintenanceMargin, free };
+}

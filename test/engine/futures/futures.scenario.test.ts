@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { INSURANCE_FUND_UID } from '../../../src/domain/account.ts';
+import { EngineHarness, money } from '../../support/engine-builders.ts';
+
+const WALLET = 'usdt_futures';
+
+function futures(engine: EngineHarness) {
+  return {
+    account: (usdt: string) => engine.account({ USDT: usdt }, WALLET),
+    setIndex: (indexPrice: string) =>
+      engine.ok({
+        type: 'SetIndexPrice',
+        timeMs: engine.nowMs,
+        category: 'USDT-FUTURES',
+        symbol: 'BTCUSDT',
+        indexPrice,
+      }),
+    available: (uid: string) => engine.balance(uid, 'USDT', WALLET).available,
+    position: (uid: string, side: 'long' | 'short') =>
+      engine.state.positions.get(`${uid}|USDT-FUTURES|BTCUSDT|${side}`),
+  };
+}
+
+test('one-way crossed round trip when price rises pays the long and charges fees, by hand', () => {
+  const engine = new EngineHarness();
+  const f = futures(engine);
+  const shortSeller = f.account('10000');
+  const longBuyer = f.account('10000');
+  engine.place(shortSeller, 'USDT-FUTURES', { side: 'sell', price: '60000', quantity: '0.1' });
+  // The resting short reserves 6000 × (1.01 / 20 + 0.0006 × 1.005) = 306.618 USDT.
+  assert.equal(engine.balance(shortSeller, 'USDT', WALLET).frozen, money('306.618'));
+  engine.place(longBuyer, 'USDT-FUTURES', { side: 'buy', price: '60000', quantity: '0.1' });
+  assert.equal(f.available(longBuyer), money('9996.4'), 'taker fee 6000 × 0.0006');
+  assert.equal(f.available(shortSeller), money('9998.8'), 'maker fee 6000 × 0.0002');
+  assert.equal(f.position(longBuyer, 'long')?.entryValue, money('6000'));
+  assert.equal(f.position(shortSeller, 'short')?.sizeLots, 1000);
+
+  f.setIndex('61000');
+  engine.place(longBuyer, 'USDT-FUTURES', {
+    side: 'sell',
+    price: '61000',
+    quantity: '0.1',
+    reduceOnly: true,
+  });
+  engine.place(shortSeller, 'USDT-FUTURES', {
+    side: 'buy',
+    price: '61000',
+    quantity: '0.1',
+    reduceOnly: true,
+  });
+  // Long closes as maker: +100 PnL − 6100 × 0.0002; short as taker: −100 − 6100 × 0.0006.
+  assert.equal(f.available(longBuyer), money('10095.18'));
+  assert.equal(f.available(shortSeller), money('9895.14'));
+  assert.equal(f.position(longBuyer, 'long'), undefined);
+  assert.equal(f.position(shortSeller, 'short'), undefined);
+  engine.assertConserved();
+});
+
+test('hedge mode when both sides are held closes each side separately', () => {
+  const engine = new EngineHarness();
+  const f = futures(engine);
+  const trader = f.account('10000');
+  const other = f.account('10000');
+  engine.ok({
+    type: 'SetPositionMode',
+    timeMs: engine.nowMs,
+    uid: trader,
+    category: 'USDT-FUTURES',
+    posMode: 'hedge_mode',
+  });
+  engine.place(other, 'USDT-FUTURES', { side: 'sell', price: '60000', quantity: '0.1' });
+  engine.place(trader, 'USDT-FUTURES', { side: 'buy', posSide: 'long', price: '60000', quantity: '0.1' });
+  engine.place(trader, 'USDT-FUTURES', { side: 'sell', posSide: 'short', price: '60100', quantity: '0.05' });
+  engine.place(other, 'USDT-FUTURES', { side: 'buy', price: '60100', quantity: '0.05' });
+  assert.equal(f.position(trader, 'long')?.sizeLots, 1000);
+  assert.equal(f.position(trader, 'short')?.sizeLots, 500);
+  engine.place(other, 'USDT-FUTURES', { side: 'sell', price: '59900', quantity: '0.05' });
+  const [refused] = engine.place(trader, 'USDT-FUTURES', {
+    side: 'buy',
+    posSide: 'short',
+    price: '59900',
+    quantity: '0.06',
+  });
+  assert.equal(refused?.code, 'POSITION_INSUFFICIENT');
+  engine.place(trader, 'USDT-FUTURES', { side: 'buy', posSide: 'short', price: '59900', quantity: '0.05' });
+  assert.equal(f.position(trader, 'short'), undefined);
+  assert.equal(f.position(trader, 'long')?.sizeLots, 1000);
+  engine.assertConserved();
+});
+
+test('isolated long when the mark falls to maintenance is taken over by the insurance fund', () => {
+  const engine = new EngineHarness();
+  const f = futures(engine);
+  const trader = f.account('10000');
+  const other = f.account('100000');
+  engine.ok({
+    type: 'SetMarginMode',
+    timeMs: engine.nowMs,
+    uid: trader,
+    category: 'USDT-FUTURES',
+    symbol: 'BTCUSDT',
+    marginMode: 'isolated',
+  });
+  engine.ok({
+    type: 'SetLeverage',
+    timeMs: engine.nowMs,
+    uid: trader,
+    category: 'USDT-FUTURES',
+    symbol: 'BTCUSDT',
+    leverage: 10,
+  });
+  engine.place(other, 'USDT-FUTURES', { side: 'sell', price: '60000', quantity: '0.1' });
+  engine.place(trader, 'USDT-FUTURES', { side: 'buy', price: '60000', quantity: '0.1' });
+  // Isolated margin 6000 / 10 = 600; fee 3.6.
+  assert.equal(f.position(trader, 'long')?.isolatedMargin, money('600'));
+  assert.equal(f.available(trader), money('9396.4'));
+  // At 54400: equity 600 − 560 = 40 > MM* 5440 × (0.004 + 0.0006) = 25.024: still open.
+  f.setIndex('54400');
+  assert.ok(f.position(trader, 'long'));
+  // At 54200: equity 20 ≤ 24.932: liquidated; the fund gets 600 − 580 = 20 and the position.
+  f.setIndex('54200');
+  assert.equal(f.position(trader, 'long'), undefined);
+  assert.equal(f.available(trader), money('9396.4'));
+  assert.equal(engine.balance(trader, 'USDT', WALLET).margin, 0n);
+  assert.equal(engine.balance(INSURANCE_FUND_UID, 'USDT', WALLET).available, money('20'));
+  assert.equal(f.position(INSURANCE_FUND_UID, 'long')?.entryValue, money('5420'));
+  engine.assertConserved();
+});
+
+test('funding when the clock passes a settlement charges longs and pays shorts at 0.01 %', () => {
+  const engine = new EngineHarness();
+  const f = futures(engine);
+  const longer = f.account('10000');
+  const shorter = f.account('10000');
+  engine.place(shorter, 'USDT-FUTURES', { side: 'sell', price: '60000', quantity: '0.1' });
+  engine.place(longer, 'USDT-FUTURES', { side: 'buy', price: '60000', quantity: '0.1' });
+  const before = [f.available(longer), f.available(shorter)];
+  // T0 is 00:00 UTC; the first settlement is at 08:00, the second at 16:00: 6000 × 0.0001 each.
+  engine.nowMs += 16 * 60 * 60 * 1000;
+  engine.ok({ type: 'AdvanceClock', timeMs: engine.nowMs, ms: 0 });
+  assert.equal(f.available(longer), (before[0] ?? 0n) - money('1.2'));
+  assert.equal(f.available(shorter), (before[1] ?? 0n) + money('1.2'));
+  engine.assertConserved();
+});
