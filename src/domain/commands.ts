@@ -49,6 +49,8 @@ export interface Deposit extends Base {
   amount: bigint;
   wallet: string;
   subType: 'onchain' | 'internal' | 'fast';
+  /** `pending`: recorded, credited only when the operator settles it (SettleFunding). */
+  status?: 'pending' | 'success';
 }
 
 export interface Withdraw extends Base {
@@ -58,6 +60,8 @@ export interface Withdraw extends Base {
   amount: bigint;
   wallet: string;
   subType: 'onchain' | 'internal' | 'fast';
+  /** `pending`: the amount is frozen until the operator settles it (fail returns it). */
+  status?: 'pending' | 'success';
 }
 
 export interface AddInstrument extends Base {
@@ -97,6 +101,13 @@ export interface OrderRequest {
   price?: string;
   /** Base quantity (limit, market sell) or quote amount (market buy), as the spec defines. */
   quantity: string;
+  /** Futures: the position side (hedge mode; v3 posSide). `side` is always the trade direction. */
+  posSide?: 'long' | 'short';
+  /** Futures, one-way mode: the order may only reduce the position. */
+  reduceOnly?: boolean;
+  /** Futures: must match the symbol's margin mode when given. */
+  marginMode?: 'crossed' | 'isolated';
+  marginCoin?: string;
 }
 
 /** Places one or more orders of one category; each item succeeds or fails on its own. */
@@ -145,8 +156,125 @@ export interface RepayDebt extends Base {
   coins: string[];
 }
 
+export interface SetLeverage extends Base {
+  type: 'SetLeverage';
+  uid: string;
+  category: Category;
+  symbol: string;
+  /** Both sides (and cross) when given; else the per-side values. */
+  leverage?: number;
+  longLeverage?: number;
+  shortLeverage?: number;
+}
+
+export interface SetMarginMode extends Base {
+  type: 'SetMarginMode';
+  uid: string;
+  category: Category;
+  symbol: string;
+  marginMode: 'crossed' | 'isolated';
+}
+
+export interface SetPositionMode extends Base {
+  type: 'SetPositionMode';
+  uid: string;
+  category: Category;
+  posMode: 'one_way_mode' | 'hedge_mode';
+}
+
+/** Adds (amount > 0) or removes (amount < 0) isolated margin of a position. */
+export interface AdjustMargin extends Base {
+  type: 'AdjustMargin';
+  uid: string;
+  category: Category;
+  symbol: string;
+  holdSide: 'long' | 'short';
+  amount: bigint;
+}
+
+/** Operator: fixes the funding rate of a perpetual (null: back to the computed rate). */
+export interface SetFundingRate extends Base {
+  type: 'SetFundingRate';
+  category: Category;
+  symbol: string;
+  rate: string | null;
+}
+
+/**
+ * Moves funds between two wallets of one account (`wallet`), or between a main account and
+ * its sub-accounts or two of its sub-accounts (`sub`, asked by the main account). Wallet ids
+ * as in domain/wallet.ts (`isolated_margin:BTCUSDT`).
+ */
+export interface TransferFunds extends Base {
+  type: 'TransferFunds';
+  /** Who asks: the wallets' owner, or the main account of a sub-account transfer. */
+  uid: string;
+  kind: 'wallet' | 'sub';
+  fromUid: string;
+  toUid: string;
+  fromWallet: string;
+  toWallet: string;
+  coin: string;
+  amount: bigint;
+  /** The client's idempotency key; '' when none was sent. */
+  clientOid: string;
+}
+
+/** A main account creates a virtual sub-account named after `alias` (8 English letters). */
+export interface CreateVirtualSubAccount extends Base {
+  type: 'CreateVirtualSubAccount';
+  parentUid: string;
+  alias: string;
+}
+
+/** A main account changes a sub-account's perm names and/or status. */
+export interface ModifySubAccount extends Base {
+  type: 'ModifySubAccount';
+  parentUid: string;
+  uid: string;
+  permList?: string[];
+  status?: 'normal' | 'freeze';
+}
+
+/** Operator: a pending deposit or withdrawal succeeds or fails. */
+export interface SettleFunding extends Base {
+  type: 'SettleFunding';
+  recordId: string;
+  status: 'success' | 'fail';
+}
+
+/** Operator: makes a main account an agent (affiliate) with rebate rates (money scale, 1 = 100 %). */
+export interface RegisterAgent extends Base {
+  type: 'RegisterAgent';
+  uid: string;
+  rebateRate: bigint;
+  /** Per product line rates that replace `rebateRate` for that line. */
+  lineRates: { spot?: bigint; margin?: bigint; futures?: bigint };
+}
+
+/** Operator: records that an agent referred a customer (a main account). */
+export interface ReferCustomer extends Base {
+  type: 'ReferCustomer';
+  agentUid: string;
+  customerUid: string;
+}
+
+/** Operator: the KYC result of an account. */
+export interface SetKycResult extends Base {
+  type: 'SetKycResult';
+  uid: string;
+  result: 'passed' | 'not_passed';
+}
+
 export type Command =
   | CreateAccount
+  | TransferFunds
+  | CreateVirtualSubAccount
+  | ModifySubAccount
+  | SettleFunding
+  | RegisterAgent
+  | ReferCustomer
+  | SetKycResult
   | CreateApiKey
   | ModifyApiKey
   | Deposit
@@ -159,6 +287,11 @@ export type Command =
   | CancelOrders
   | CancelAllOrders
   | ModifyOrder
-  | RepayDebt;
+  | RepayDebt
+  | SetLeverage
+  | SetMarginMode
+  | SetPositionMode
+  | AdjustMargin
+  | SetFundingRate;
 
 export type CommandType = Command['type'];
