@@ -57,6 +57,11 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   SYMBOL_NOT_FOUND: 'No instrument with this symbol in this category.',
   INSTRUMENT_EXISTS: 'An instrument with this category and symbol already exists.',
   CLOCK_NOT_SIMULATED: 'The clock can only be advanced when BOURSE_CLOCK=simulated.',
+  TRANSFER_EXCEEDS_MAXIMUM:
+    'A transfer out of a margin wallet with debt would take its risk ratio to the warning ratio or above.',
+  IP_BINDING_REQUIRED:
+    'A sub-account management endpoint was called with a main-account key that is not bound to an IP.',
+  FUNDING_NOT_PENDING: 'Operator: the deposit or withdrawal record is unknown or no longer pending.',
 };
 
 function cell(text: string): string {

@@ -19,6 +19,12 @@ import { addInstrument, patchInstrument, setIndexPrice } from './instruments/ins
 import { accrueHourlyInterest, HOUR_MS } from './margin/interest.ts';
 import { enforceMarginRisk } from './margin/liquidation.ts';
 import { repayDebt } from './margin/repay.ts';
+import { settleFunding } from './accounts/funding-status.ts';
+import { createVirtualSubAccount, modifySubAccount } from './accounts/sub-accounts.ts';
+import { transferFunds } from './accounts/transfers.ts';
+import { referCustomer, registerAgent, setKycResult } from './agents/agents.ts';
+import { withCommissionAccrual } from './agents/commissions.ts';
+import { runBrokerageJobs } from './agents/jobs.ts';
 import { createState, type EngineState } from './state.ts';
 import { Books } from './trading/books.ts';
 import { cancelAllOrders, cancelOrders } from './trading/cancel.ts';
@@ -70,6 +76,20 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
       return modifyOrder(trading, command);
     case 'RepayDebt':
       return repayDebt(context, command);
+    case 'TransferFunds':
+      return transferFunds(context, command);
+    case 'CreateVirtualSubAccount':
+      return createVirtualSubAccount(context, command);
+    case 'ModifySubAccount':
+      return modifySubAccount(context, command);
+    case 'SettleFunding':
+      return settleFunding(context, command);
+    case 'RegisterAgent':
+      return registerAgent(context, command);
+    case 'ReferCustomer':
+      return referCustomer(context, command);
+    case 'SetKycResult':
+      return setKycResult(context, command);
     case 'SetLeverage':
       return setLeverage(context.state, command);
     case 'SetMarginMode':
@@ -118,7 +138,9 @@ export class Exchange {
     state.nowMs = Math.max(state.nowMs, command.timeMs) + advancedMs;
     runClockJobs(state, state.nowMs);
     const events: EngineEvent[] = [];
-    const context = createContext(state, state.nowMs, events);
+    // Fills accrue agent commissions as they are emitted; finished days close first.
+    const context = withCommissionAccrual(createContext(state, state.nowMs, events));
+    runBrokerageJobs(context);
     const trading: TradingContext = { context, books: this.books, touched: new Map() };
     runTradingJobs(trading);
     const outcome = dispatch(trading, command);

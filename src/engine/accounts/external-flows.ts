@@ -1,12 +1,17 @@
 /**
  * Operator deposits and withdrawals: the only way coins enter or leave the system. Each is
  * counted in `externalFlows`, the right-hand side of the conservation invariant.
+ *
+ * A `pending` one waits for the operator (funding-status.ts): a pending deposit credits
+ * nothing until it succeeds; a pending withdrawal freezes its amount at once, takes it out
+ * on success and returns it on failure. Records of a sub-account carry its main account
+ * (`parentUid`), which is what the broker's deposit/withdrawal report reads.
  */
 import type { Deposit, Withdraw } from '../../domain/commands.ts';
 import { fail, ok, type Outcome } from '../../domain/result-code.ts';
 import type { Context } from '../context.ts';
 import { coinListed } from '../instruments/coins.ts';
-import { post, readBalance } from './ledger.ts';
+import { freeze, post, readBalance } from './ledger.ts';
 import { walletAllowed } from './wallets.ts';
 
 export interface FundingReceipt {
@@ -17,10 +22,11 @@ export interface FundingReceipt {
   amount: bigint;
   wallet: string;
   direction: 'deposit' | 'withdrawal';
+  status: 'pending' | 'success';
   timeMs: number;
 }
 
-function addFlow(context: Context, coin: string, amount: bigint): void {
+export function addFlow(context: Context, coin: string, amount: bigint): void {
   const flows = context.state.externalFlows;
   flows.set(coin, (flows.get(coin) ?? 0n) + amount);
 }
@@ -31,6 +37,7 @@ export function deposit(context: Context, command: Deposit): Outcome<FundingRece
   if (!walletAllowed(account, command.wallet)) return fail('PARAM_ERROR', 'wallet');
   if (command.amount <= 0n) return fail('PARAM_ERROR', 'amount');
   if (!coinListed(context.state, command.coin)) return fail('COIN_NOT_FOUND', command.coin);
+  if (command.status === 'pending') return ok(record(context, command, 'deposit'));
   post(context, {
     uid: command.uid,
     wallet: command.wallet,
@@ -49,6 +56,10 @@ export function withdraw(context: Context, command: Withdraw): Outcome<FundingRe
   if (command.amount <= 0n) return fail('PARAM_ERROR', 'amount');
   const balance = readBalance(context.state, command.uid, command.wallet, command.coin);
   if (balance.available < command.amount) return fail('INSUFFICIENT_BALANCE');
+  if (command.status === 'pending') {
+    freeze(context, command.uid, command.wallet, command.coin, command.amount);
+    return ok(record(context, command, 'withdrawal'));
+  }
   post(context, {
     uid: command.uid,
     wallet: command.wallet,
@@ -67,6 +78,8 @@ function record(
 ): FundingReceipt {
   const recordId = context.nextId();
   const txId = `bourse-${direction}-${recordId}`;
+  const status = command.status ?? 'success';
+  const parentUid = context.state.accounts.get(command.uid)?.parentUid ?? '';
   context.emit({
     type: 'FundingRecorded',
     recordId,
@@ -76,9 +89,24 @@ function record(
     amount: command.amount,
     direction,
     subType: command.subType,
-    status: 'success',
+    status,
     timeMs: context.nowMs,
+    ...(parentUid ? { parentUid } : {}),
   });
+  if (status === 'pending') {
+    context.state.brokerage.pendingFunding.set(recordId, {
+      recordId,
+      txId,
+      uid: command.uid,
+      parentUid,
+      wallet: command.wallet,
+      coin: command.coin,
+      amount: command.amount,
+      direction,
+      subType: command.subType,
+      createdTimeMs: context.nowMs,
+    });
+  }
   return {
     recordId,
     txId,
@@ -87,6 +115,7 @@ function record(
     amount: command.amount,
     wallet: command.wallet,
     direction,
+    status,
     timeMs: context.nowMs,
   };
 }

@@ -1,0 +1,50 @@
+/**
+ * The operator settles a pending deposit or withdrawal (pending → success | fail):
+ * - deposit success: the wallet is credited (a `deposit` bill) and the coins enter the system;
+ * - deposit fail: nothing was credited, nothing changes but the record;
+ * - withdrawal success: the frozen amount leaves (a `withdraw` bill from frozen);
+ * - withdrawal fail: the frozen amount returns to available.
+ * A record settles once; a second settlement is FUNDING_NOT_PENDING.
+ */
+import type { SettleFunding } from '../../domain/commands.ts';
+import { fail, ok, type Outcome } from '../../domain/result-code.ts';
+import type { Context } from '../context.ts';
+import { addFlow } from './external-flows.ts';
+import { freeze, post } from './ledger.ts';
+
+export interface SettledFunding {
+  recordId: string;
+  status: 'success' | 'fail';
+}
+
+export function settleFunding(context: Context, command: SettleFunding): Outcome<SettledFunding> {
+  const pending = context.state.brokerage.pendingFunding;
+  const record = pending.get(command.recordId);
+  if (!record) return fail('FUNDING_NOT_PENDING', 'recordId');
+  const { uid, wallet, coin, amount } = record;
+  if (record.direction === 'deposit' && command.status === 'success') {
+    post(context, { uid, wallet, coin, amount, businessType: 'deposit' });
+    addFlow(context, coin, amount);
+  } else if (record.direction === 'withdrawal' && command.status === 'success') {
+    post(context, { uid, wallet, coin, amount: -amount, businessType: 'withdraw', from: 'frozen' });
+    addFlow(context, coin, -amount);
+  } else if (record.direction === 'withdrawal') {
+    freeze(context, uid, wallet, coin, -amount);
+  }
+  pending.delete(command.recordId);
+  context.emit({
+    type: 'FundingSettled',
+    recordId: record.recordId,
+    txId: record.txId,
+    uid,
+    parentUid: record.parentUid,
+    coin,
+    amount,
+    direction: record.direction,
+    subType: record.subType,
+    status: command.status,
+    createdTimeMs: record.createdTimeMs,
+    timeMs: context.nowMs,
+  });
+  return ok({ recordId: record.recordId, status: command.status });
+}
