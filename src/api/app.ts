@@ -85,11 +85,19 @@ function clientIp(request: IncomingMessage, trustProxy: boolean): string {
   return address.startsWith('::ffff:') ? address.slice(7) : address;
 }
 
+/** Decoded query parameters, last value wins. URLSearchParams never throws on bad input. */
 function parseQuery(rawQuery: string): Record<string, string> {
   const query: Record<string, string> = {};
   if (!rawQuery) return query;
   for (const [name, value] of new URLSearchParams(rawQuery)) query[name] = value;
   return query;
+}
+
+/** Whether a body follows the headers (HTTP/1.1: a Content-Length or Transfer-Encoding). */
+function hasBody(request: IncomingMessage): boolean {
+  return (
+    request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined
+  );
 }
 
 function readBody(request: IncomingMessage): Promise<string | null> {
@@ -119,7 +127,7 @@ export function buildApp(options: AppOptions): App {
 
   async function run(request: IncomingMessage, apiRequest: ApiRequest, rawQuery: string): Promise<Envelope> {
     const matched = match(apiRequest.method, apiRequest.path);
-    const rawBody = await readBody(request);
+    const rawBody = hasBody(request) ? await readBody(request) : '';
     if (!matched) {
       const v1 = /^\/api\/(spot|mix|margin)\/v1\//.test(apiRequest.path);
       throw new Rejected({ code: v1 ? 'API_V1_DECOMMISSIONED' : 'PATH_NOT_FOUND' });
@@ -168,80 +176,94 @@ export function buildApp(options: AppOptions): App {
     return success(data, services.wallNow());
   }
 
+  /** Serialises and sends the answer, then logs one line for the request. */
+  function respond(
+    response: ServerResponse,
+    apiRequest: ApiRequest,
+    startedNs: bigint,
+    answer: Envelope,
+    answerStatus: number,
+  ): void {
+    let envelope = answer;
+    let status = answerStatus;
+    let text: string;
+    try {
+      text = JSON.stringify(envelope);
+    } catch (error) {
+      // A handler returned something JSON cannot carry (a bigint, a cycle, very deep
+      // nesting): answer SYSTEM_ERROR rather than leave the request hanging.
+      logger.error('response not serialisable', {
+        path: apiRequest.path,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      const wire = wireError('SYSTEM_ERROR', dialectOf(apiRequest.path, match));
+      envelope = failure(wire.code, wire.msg, services.wallNow());
+      status = wire.http;
+      text = JSON.stringify(envelope);
+    }
+    response.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+    });
+    response.end(text);
+    if (!logger.enabled) return;
+    logger.request({
+      time: new Date().toISOString(),
+      ip: apiRequest.ip,
+      method: apiRequest.method,
+      path: apiRequest.path,
+      uid: apiRequest.caller?.account.uid ?? '',
+      code: envelope.code,
+      status,
+      latencyMs: Number(process.hrtime.bigint() - startedNs) / 1e6,
+    });
+  }
+
+  /** The envelope and status for a request that was rejected or failed. */
+  function rejection(apiRequest: ApiRequest, error: unknown): { envelope: Envelope; status: number } {
+    const rejected = error instanceof Rejected ? error : null;
+    if (!rejected) {
+      logger.error('unhandled error', {
+        path: apiRequest.path,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+    const failed: Failure = rejected ? rejected.failure : { code: 'SYSTEM_ERROR' };
+    const wire = wireError(failed.code, dialectOf(apiRequest.path, match), failed.params);
+    return {
+      envelope: failure(wire.code, wire.msg, services.wallNow(), rejected?.data ?? null),
+      status: wire.http,
+    };
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const startedNs = logger.enabled ? process.hrtime.bigint() : 0n;
+    const url = request.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const rawQuery = queryAt < 0 ? '' : url.slice(queryAt + 1);
+    const apiRequest: ApiRequest = {
+      method: (request.method ?? 'GET').toUpperCase(),
+      path: queryAt < 0 ? url : url.slice(0, queryAt),
+      query: parseQuery(rawQuery),
+      body: undefined,
+      ip: clientIp(request, options.trustProxy),
+      headers: request.headers,
+    };
+    let answer: { envelope: Envelope; status: number };
+    try {
+      answer = { envelope: await run(request, apiRequest, rawQuery), status: 200 };
+    } catch (error) {
+      answer = rejection(apiRequest, error);
+    }
+    respond(response, apiRequest, startedNs, answer.envelope, answer.status);
+  }
+
   return {
     handle(request, response) {
-      const started = process.hrtime.bigint();
-      const url = request.url ?? '/';
-      const queryAt = url.indexOf('?');
-      const path = queryAt < 0 ? url : url.slice(0, queryAt);
-      const rawQuery = queryAt < 0 ? '' : url.slice(queryAt + 1);
-      const apiRequest: ApiRequest = {
-        method: (request.method ?? 'GET').toUpperCase(),
-        path,
-        query: {},
-        body: undefined,
-        ip: clientIp(request, options.trustProxy),
-        headers: request.headers,
-      };
-      const finish = (answer: Envelope, answerStatus: number) => {
-        let envelope = answer;
-        let status = answerStatus;
-        let text: string;
-        try {
-          text = JSON.stringify(envelope);
-        } catch (error) {
-          // A handler returned something JSON cannot carry (a bigint, a cycle, very deep
-          // nesting): answer SYSTEM_ERROR rather than leave the request hanging.
-          logger.error('response not serialisable', {
-            path,
-            error: error instanceof Error ? error.message : String(error),
-          });
-          const wire = wireError('SYSTEM_ERROR', dialectOf(path, match));
-          envelope = failure(wire.code, wire.msg, services.wallNow());
-          status = wire.http;
-          text = JSON.stringify(envelope);
-        }
-        response.writeHead(status, {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(text),
-        });
-        response.end(text);
-        logger.request({
-          time: new Date().toISOString(),
-          ip: apiRequest.ip,
-          method: apiRequest.method,
-          path,
-          uid: requestUid,
-          code: envelope.code,
-          status,
-          latencyMs: Number(process.hrtime.bigint() - started) / 1e6,
-        });
-      };
-      let requestUid = '';
-      try {
-        apiRequest.query = parseQuery(rawQuery);
-      } catch {
-        apiRequest.query = {};
-      }
-      run(request, apiRequest, rawQuery).then(
-        (envelope) => {
-          requestUid = apiRequest.caller?.account.uid ?? '';
-          finish(envelope, 200);
-        },
-        (error: unknown) => {
-          requestUid = apiRequest.caller?.account.uid ?? '';
-          const requestDialect = dialectOf(apiRequest.path, match);
-          const rejected = error instanceof Rejected ? error : null;
-          if (!rejected)
-            logger.error('unhandled error', {
-              path,
-              error: error instanceof Error ? error.message : String(error),
-            });
-          const failed: Failure = rejected ? rejected.failure : { code: 'SYSTEM_ERROR' };
-          const wire = wireError(failed.code, requestDialect, failed.params);
-          finish(failure(wire.code, wire.msg, services.wallNow(), rejected?.data ?? null), wire.http);
-        },
-      );
+      handle(request, response).catch((error: unknown) => {
+        logger.error('response failed', { error: error instanceof Error ? error.message : String(error) });
+        response.destroy();
+      });
     },
   };
 }

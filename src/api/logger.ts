@@ -17,6 +17,8 @@ export interface RequestLogLine {
 export type LogSink = (line: string) => void;
 
 export interface Logger {
+  /** False when nothing is written (BOURSE_LOG=off): the edge then skips building lines. */
+  readonly enabled: boolean;
   request(line: RequestLogLine): void;
   info(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
@@ -35,6 +37,7 @@ export function redact(fields: Record<string, unknown>): Record<string, unknown>
 export function createLogger(sink: LogSink | null): Logger {
   const write = (record: Record<string, unknown>) => sink?.(JSON.stringify(record));
   return {
+    enabled: sink !== null,
     request(line) {
       write({ ...line, kind: 'request' });
     },
