@@ -3,6 +3,14 @@
  * the journal entries that produced the events (DESIGN.md §4).
  */
 import type { EngineEvent } from '../domain/events.ts';
+import {
+  brokerFundingRows,
+  commissionRows,
+  customerRows,
+  kycRows,
+  settledFundingRows,
+  transferRows,
+} from './brokerage-rows.ts';
 
 export type Value = string | number;
 
@@ -38,7 +46,8 @@ export function rowsOf(event: EngineEvent): RowWrite[] {
       return [
         {
           table: 'funding_records',
-          mode: 'insert',
+          // upsert: a pending record may be settled in the same append (brokerage-rows.ts)
+          mode: 'upsert',
           row: {
             record_id: event.recordId,
             tx_id: event.txId,
@@ -51,7 +60,18 @@ export function rowsOf(event: EngineEvent): RowWrite[] {
             time_ms: event.timeMs,
           },
         },
+        ...brokerFundingRows(event),
       ];
+    case 'FundingSettled':
+      return settledFundingRows(event);
+    case 'TransferRecorded':
+      return transferRows(event);
+    case 'CustomerReferred':
+      return customerRows(event);
+    case 'KycRecorded':
+      return kycRows(event);
+    case 'CommissionRecorded':
+      return commissionRows(event);
     case 'OrderUpdated': {
       const order = event.order;
       return [

@@ -5,6 +5,16 @@
 import type { FillView } from '../domain/events.ts';
 import type { OrderView } from '../domain/order-view.ts';
 import type { BillQuery, BillRow, FillQuery, FundingRow, OrderQuery } from '../ports/store.ts';
+import type {
+  BrokerFundingQuery,
+  BrokerFundingRow,
+  CommissionQuery,
+  CommissionRow,
+  KycQuery,
+  KycRow,
+  TransferQuery,
+  TransferRow,
+} from '../ports/store.ts';
 import type { Value } from './projection.ts';
 
 export interface Sql {
@@ -134,4 +144,130 @@ export function orderOf(row: Row): OrderView {
 
 export function fillOf(row: Row): FillView {
   return JSON.parse(String(row.body)) as FillView;
+}
+
+// Transfers, broker records, agents (docs/subaccounts.md, docs/broker.md).
+
+export function transfersSql(query: TransferQuery): Sql {
+  const where = new Where();
+  if (query.toUid !== undefined) where.add('to_uid = ?', query.toUid);
+  else where.add('uid = ?', query.uid ?? '');
+  where
+    .add('kind = ?', query.kind)
+    .addOptional('coin = ?', query.coin)
+    .addOptional('from_type = ?', query.fromType)
+    .addOptional('client_oid = ?', query.clientOid)
+    .addOptional('time_ms >= ?', query.startTimeMs)
+    .addOptional('time_ms <= ?', query.endTimeMs)
+    .addOptional('transfer_id < ?', query.idLessThan);
+  if (query.partyUid) where.add('(from_uid = ? OR to_uid = ?)', query.partyUid, query.partyUid);
+  return {
+    text: `SELECT * FROM transfers WHERE ${where.text} ORDER BY transfer_id DESC LIMIT ?`,
+    params: [...where.params, query.limit],
+  };
+}
+
+export function transferOf(row: Row): TransferRow {
+  return {
+    transferId: String(row.transfer_id),
+    uid: String(row.uid),
+    kind: row.kind === 'sub' ? 'sub' : 'wallet',
+    fromUid: String(row.from_uid),
+    toUid: String(row.to_uid),
+    clientOid: String(row.client_oid),
+    coin: String(row.coin),
+    fromType: String(row.from_type),
+    fromSymbol: String(row.from_symbol),
+    toType: String(row.to_type),
+    toSymbol: String(row.to_symbol),
+    amount: BigInt(String(row.amount)),
+    status: String(row.status),
+    timeMs: Number(row.time_ms),
+  };
+}
+
+export function brokerFundingSql(query: BrokerFundingQuery): Sql {
+  const where = new Where()
+    .add('parent_uid = ?', query.parentUid)
+    .add('created_ms >= ?', query.startTimeMs)
+    .add('created_ms <= ?', query.endTimeMs)
+    .addOptional('direction = ?', query.direction)
+    .addOptional('record_id < ?', query.idLessThan);
+  return {
+    text: `SELECT * FROM broker_funding WHERE ${where.text} ORDER BY record_id DESC LIMIT ?`,
+    params: [...where.params, query.limit],
+  };
+}
+
+export function brokerFundingOf(row: Row): BrokerFundingRow {
+  return {
+    recordId: String(row.record_id),
+    parentUid: String(row.parent_uid),
+    uid: String(row.uid),
+    txId: String(row.tx_id),
+    coin: String(row.coin),
+    direction: row.direction === 'withdrawal' ? 'withdrawal' : 'deposit',
+    subType: String(row.sub_type),
+    amount: BigInt(String(row.amount)),
+    status: String(row.status),
+    createdTimeMs: Number(row.created_ms),
+    updatedTimeMs: Number(row.updated_ms),
+  };
+}
+
+export function agentKycSql(query: KycQuery): Sql {
+  const where = new Where()
+    .add('agent_uid = ?', query.agentUid)
+    .add('time_ms >= ?', query.startTimeMs)
+    .add('time_ms <= ?', query.endTimeMs)
+    .addOptional('uid = ?', query.uid)
+    .addOptional('uid < ?', query.idLessThan);
+  return {
+    text: `SELECT * FROM agent_kyc WHERE ${where.text} ORDER BY uid DESC LIMIT ? OFFSET ?`,
+    params: [...where.params, query.limit, query.offset],
+  };
+}
+
+export function kycOf(row: Row): KycRow {
+  return {
+    uid: String(row.uid),
+    agentUid: String(row.agent_uid),
+    result: String(row.result),
+    timeMs: Number(row.time_ms),
+  };
+}
+
+export function commissionsSql(query: CommissionQuery): Sql {
+  const where = new Where()
+    .add('agent_uid = ?', query.agentUid)
+    .add('date_ms >= ?', query.fromDateMs)
+    .add('date_ms <= ?', query.toDateMs)
+    .addOptional('uid = ?', query.uid)
+    .addOptional('coin = ?', query.coin)
+    .addIn('symbol', query.symbols)
+    .addOptional('record_id < ?', query.idLessThan);
+  return {
+    text: `SELECT * FROM commissions WHERE ${where.text} ORDER BY record_id DESC LIMIT ?`,
+    params: [...where.params, query.limit],
+  };
+}
+
+export function commissionOf(row: Row): CommissionRow {
+  const money = (column: string) => BigInt(String(row[column]));
+  return {
+    recordId: String(row.record_id),
+    agentUid: String(row.agent_uid),
+    uid: String(row.uid),
+    dateMs: Number(row.date_ms),
+    coin: String(row.coin),
+    symbol: String(row.symbol),
+    category: String(row.category),
+    dealAmount: money('deal_amount'),
+    fee: money('fee'),
+    feePaid: money('fee_paid'),
+    rebateAmount: money('rebate_amount'),
+    userRebateAmount: money('user_rebate_amount'),
+    dayTotalRebateAmount: money('day_total_rebate'),
+    totalRebateAmount: money('total_rebate'),
+  };
 }

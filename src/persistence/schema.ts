@@ -134,6 +134,98 @@ export const MIGRATIONS: readonly Migration[] = [
       },
     ],
   },
+  {
+    // Transfers, the broker's sub-account deposit/withdrawal records, agents' customers, KYC
+    // results and commissions (docs/subaccounts.md, docs/broker.md). Money in minor units.
+    version: 10,
+    tables: [
+      {
+        name: 'transfers',
+        columns: [
+          ['transfer_id', 'text'],
+          ['uid', 'text'],
+          ['kind', 'text'],
+          ['from_uid', 'text'],
+          ['to_uid', 'text'],
+          ['client_oid', 'text'],
+          ['coin', 'text'],
+          ['from_type', 'text'],
+          ['from_symbol', 'text'],
+          ['to_type', 'text'],
+          ['to_symbol', 'text'],
+          ['amount', 'text'],
+          ['status', 'text'],
+          ['time_ms', 'integer'],
+        ],
+        primaryKey: 'transfer_id',
+        indexes: [
+          ['uid', 'kind', 'transfer_id'],
+          ['to_uid', 'kind', 'transfer_id'],
+        ],
+      },
+      {
+        name: 'broker_funding',
+        columns: [
+          ['record_id', 'text'],
+          ['parent_uid', 'text'],
+          ['uid', 'text'],
+          ['tx_id', 'text'],
+          ['coin', 'text'],
+          ['direction', 'text'],
+          ['sub_type', 'text'],
+          ['amount', 'text'],
+          ['status', 'text'],
+          ['created_ms', 'integer'],
+          ['updated_ms', 'integer'],
+        ],
+        primaryKey: 'record_id',
+        indexes: [['parent_uid', 'record_id']],
+      },
+      {
+        name: 'agent_customers',
+        columns: [
+          ['customer_uid', 'text'],
+          ['agent_uid', 'text'],
+          ['time_ms', 'integer'],
+        ],
+        primaryKey: 'customer_uid',
+        indexes: [['agent_uid', 'customer_uid']],
+      },
+      {
+        name: 'agent_kyc',
+        columns: [
+          ['uid', 'text'],
+          ['agent_uid', 'text'],
+          ['result', 'text'],
+          ['time_ms', 'integer'],
+        ],
+        primaryKey: 'uid',
+        indexes: [['agent_uid', 'uid']],
+      },
+      {
+        name: 'commissions',
+        columns: [
+          ['record_id', 'text'],
+          ['agent_uid', 'text'],
+          ['uid', 'text'],
+          ['date_ms', 'integer'],
+          ['coin', 'text'],
+          ['symbol', 'text'],
+          ['category', 'text'],
+          ['deal_amount', 'text'],
+          ['fee', 'text'],
+          ['fee_paid', 'text'],
+          ['rebate_amount', 'text'],
+          ['user_rebate_amount', 'text'],
+          ['day_total_rebate', 'text'],
+          ['total_rebate', 'text'],
+          ['time_ms', 'integer'],
+        ],
+        primaryKey: 'record_id',
+        indexes: [['agent_uid', 'record_id']],
+      },
+    ],
+  },
 ];
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -15,6 +15,14 @@ import {
   orderOf,
   orderSql,
   ordersSql,
+  agentKycSql,
+  brokerFundingOf,
+  brokerFundingSql,
+  commissionOf,
+  commissionsSql,
+  kycOf,
+  transferOf,
+  transfersSql,
   type Sql,
 } from './queries.ts';
 
@@ -42,6 +50,18 @@ export function sqlReads(all: (sql: Sql) => Promise<Row[]>): ReadMethods {
     },
     async fills(query) {
       return (await all(fillsSql(query))).map(fillOf);
+    },
+    async transfers(query) {
+      return (await all(transfersSql(query))).map(transferOf);
+    },
+    async brokerFunding(query) {
+      return (await all(brokerFundingSql(query))).map(brokerFundingOf);
+    },
+    async agentKyc(query) {
+      return (await all(agentKycSql(query))).map(kycOf);
+    },
+    async commissions(query) {
+      return (await all(commissionsSql(query))).map(commissionOf);
     },
   };
 }

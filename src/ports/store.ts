@@ -86,6 +86,114 @@ export interface FillQuery {
   limit: number;
 }
 
+/** A transfer (table `transfers`); wallet types as the venue names them, `unified` for uta. */
+export interface TransferRow {
+  transferId: string;
+  uid: string;
+  kind: 'wallet' | 'sub';
+  fromUid: string;
+  toUid: string;
+  clientOid: string;
+  coin: string;
+  fromType: string;
+  fromSymbol: string;
+  toType: string;
+  toSymbol: string;
+  amount: bigint;
+  status: string;
+  timeMs: number;
+}
+
+export interface TransferQuery {
+  kind: 'wallet' | 'sub';
+  /** Transfers asked by this account (exactly one of `uid` and `toUid`). */
+  uid?: string;
+  /** Transfers received by this account. */
+  toUid?: string;
+  coin?: string;
+  fromType?: string;
+  clientOid?: string;
+  /** Only transfers from or to this account. */
+  partyUid?: string;
+  startTimeMs?: number;
+  endTimeMs?: number;
+  idLessThan?: string;
+  limit: number;
+}
+
+/** A sub-account's deposit or withdrawal as its main account (the broker) sees it. */
+export interface BrokerFundingRow {
+  recordId: string;
+  parentUid: string;
+  uid: string;
+  txId: string;
+  coin: string;
+  direction: 'deposit' | 'withdrawal';
+  subType: string;
+  amount: bigint;
+  status: string;
+  createdTimeMs: number;
+  updatedTimeMs: number;
+}
+
+export interface BrokerFundingQuery {
+  parentUid: string;
+  direction?: 'deposit' | 'withdrawal';
+  /** On the creation time. */
+  startTimeMs: number;
+  endTimeMs: number;
+  idLessThan?: string;
+  limit: number;
+}
+
+export interface KycRow {
+  uid: string;
+  agentUid: string;
+  result: string;
+  timeMs: number;
+}
+
+export interface KycQuery {
+  agentUid: string;
+  uid?: string;
+  startTimeMs: number;
+  endTimeMs: number;
+  idLessThan?: string;
+  offset: number;
+  limit: number;
+}
+
+/** A commission record (table `commissions`); money in minor units. */
+export interface CommissionRow {
+  recordId: string;
+  agentUid: string;
+  uid: string;
+  dateMs: number;
+  coin: string;
+  symbol: string;
+  category: string;
+  dealAmount: bigint;
+  fee: bigint;
+  feePaid: bigint;
+  rebateAmount: bigint;
+  userRebateAmount: bigint;
+  dayTotalRebateAmount: bigint;
+  totalRebateAmount: bigint;
+}
+
+export interface CommissionQuery {
+  agentUid: string;
+  uid?: string;
+  coin?: string;
+  /** Any of these market symbols (with suffix). */
+  symbols?: readonly string[];
+  /** Days (00:00 UTC+8) from and to, inclusive. */
+  fromDateMs: number;
+  toDateMs: number;
+  idLessThan?: string;
+  limit: number;
+}
+
 export interface Store {
   /** The latest snapshot, or null on an empty store. */
   latestSnapshot(): Promise<Snapshot | null>;
@@ -102,5 +210,13 @@ export interface Store {
   orders(query: OrderQuery): Promise<OrderView[]>;
   /** Fills newest first (by execId). */
   fills(query: FillQuery): Promise<FillView[]>;
+  /** Transfers newest first (by transferId). */
+  transfers(query: TransferQuery): Promise<TransferRow[]>;
+  /** The sub-accounts' deposit and withdrawal records of a main account, newest first. */
+  brokerFunding(query: BrokerFundingQuery): Promise<BrokerFundingRow[]>;
+  /** KYC results of an agent's customers, by uid descending. */
+  agentKyc(query: KycQuery): Promise<KycRow[]>;
+  /** An agent's commission records, newest first (by recordId). */
+  commissions(query: CommissionQuery): Promise<CommissionRow[]>;
   close(): Promise<void>;
 }
