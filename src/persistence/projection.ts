@@ -3,6 +3,7 @@
  * the journal entries that produced the events (DESIGN.md §4).
  */
 import type { EngineEvent } from '../domain/events.ts';
+import { candleRows } from './candle-rows.ts';
 import {
   brokerFundingRows,
   commissionRows,
@@ -125,7 +126,10 @@ export function rowsOf(event: EngineEvent): RowWrite[] {
             time_ms: event.timeMs,
           },
         },
+        ...candleRows('market', event.category, event.symbol, event.price, event.quantity, event.timeMs),
       ];
+    case 'IndexPriceSet':
+      return candleRows('index', event.category, event.symbol, event.indexPrice, '0', event.timeMs);
     default:
       return [];
   }

@@ -4,7 +4,17 @@
  */
 import type { FillView } from '../domain/events.ts';
 import type { OrderView } from '../domain/order-view.ts';
-import type { BillQuery, BillRow, FillQuery, FundingRow, OrderQuery } from '../ports/store.ts';
+import type {
+  BillQuery,
+  BillRow,
+  CandleQuery,
+  CandleRow,
+  FillQuery,
+  FundingRow,
+  OrderQuery,
+  TradeQuery,
+  TradeRow,
+} from '../ports/store.ts';
 import type {
   BrokerFundingQuery,
   BrokerFundingRow,
@@ -269,5 +279,66 @@ export function commissionOf(row: Row): CommissionRow {
     userRebateAmount: money('user_rebate_amount'),
     dayTotalRebateAmount: money('day_total_rebate'),
     totalRebateAmount: money('total_rebate'),
+  };
+}
+
+// Market data (src/market): public trades and candles.
+
+export function tradesSql(query: TradeQuery): Sql {
+  const where = new Where()
+    .add('category = ?', query.category)
+    .addOptional('symbol = ?', query.symbol)
+    .addOptional('time_ms >= ?', query.startTimeMs)
+    .addOptional('time_ms <= ?', query.endTimeMs)
+    .addOptional('trade_id < ?', query.idLessThan);
+  return {
+    text: `SELECT * FROM trades WHERE ${where.text} ORDER BY trade_id DESC LIMIT ?`,
+    params: [...where.params, query.limit],
+  };
+}
+
+export function tradeOf(row: Row): TradeRow {
+  return {
+    tradeId: String(row.trade_id),
+    category: String(row.category),
+    symbol: String(row.symbol),
+    price: String(row.price),
+    quantity: String(row.quantity),
+    side: String(row.side),
+    timeMs: Number(row.time_ms),
+  };
+}
+
+// Integers are read as text: a driver may hand a 64-bit integer back as a lossy JS number.
+const CANDLE_COLUMNS =
+  'bucket_ms, CAST(open AS TEXT) AS open, CAST(high AS TEXT) AS high, CAST(low AS TEXT) AS low, ' +
+  'CAST(close AS TEXT) AS close, CAST(base_volume AS TEXT) AS base_volume, ' +
+  'CAST(quote_volume AS TEXT) AS quote_volume, trades';
+
+export function candlesSql(query: CandleQuery): Sql {
+  const { kind, category, symbol, resolution } = query;
+  const filter = 'kind = ? AND category = ? AND symbol = ? AND resolution = ?';
+  if (query.before) {
+    return {
+      text: `SELECT ${CANDLE_COLUMNS} FROM candles WHERE ${filter} AND bucket_ms < ? ORDER BY bucket_ms DESC LIMIT 1`,
+      params: [kind, category, symbol, resolution, query.fromMs],
+    };
+  }
+  return {
+    text: `SELECT ${CANDLE_COLUMNS} FROM candles WHERE ${filter} AND bucket_ms >= ? AND bucket_ms <= ? ORDER BY bucket_ms ASC`,
+    params: [kind, category, symbol, resolution, query.fromMs, query.toMs],
+  };
+}
+
+export function candleOf(row: Row): CandleRow {
+  return {
+    bucketMs: Number(row.bucket_ms),
+    open: BigInt(String(row.open)),
+    high: BigInt(String(row.high)),
+    low: BigInt(String(row.low)),
+    close: BigInt(String(row.close)),
+    baseVolume: BigInt(String(row.base_volume)),
+    quoteVolume: BigInt(String(row.quote_volume)),
+    trades: Number(row.trades),
   };
 }

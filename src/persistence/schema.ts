@@ -11,7 +11,15 @@ export interface Table {
   primaryKey: string;
   /** Each index lists its columns; its name is derived from the table and columns. */
   indexes: readonly (readonly string[])[];
+  /**
+   * Tables whose upserts merge into the stored row instead of replacing it (candles): how
+   * each column combines; columns not named keep the stored value. See mergeAssignments.
+   */
+  merge?: Readonly<Record<string, MergeRule>>;
 }
+
+/** How an upsert combines a column with the stored row (integer columns for max/min/sum). */
+export type MergeRule = 'replace' | 'max' | 'min' | 'sum';
 
 export interface Migration {
   version: number;
@@ -226,6 +234,61 @@ export const MIGRATIONS: readonly Migration[] = [
       },
     ],
   },
+  {
+    version: 3,
+    tables: [
+      {
+        name: 'position_history',
+        columns: [
+          ['position_id', 'text'],
+          ['uid', 'text'],
+          ['category', 'text'],
+          ['symbol', 'text'],
+          ['closed_ms', 'integer'],
+          ['body', 'text'],
+        ],
+        primaryKey: 'position_id',
+        indexes: [['uid', 'category', 'position_id']],
+      },
+    ],
+  },
+  {
+    // Market data (src/market): one-minute and one-hour candles of trades and index prices,
+    // merged on every trade (persistence/candle-rows.ts); numbers are integers scaled by 10^8.
+    version: 20,
+    tables: [
+      {
+        name: 'candles',
+        columns: [
+          ['id', 'text'],
+          ['kind', 'text'],
+          ['category', 'text'],
+          ['symbol', 'text'],
+          ['resolution', 'text'],
+          ['bucket_ms', 'integer'],
+          ['open', 'integer'],
+          ['high', 'integer'],
+          ['low', 'integer'],
+          ['close', 'integer'],
+          ['base_volume', 'integer'],
+          ['quote_volume', 'integer'],
+          ['trades', 'integer'],
+          ['updated_ms', 'integer'],
+        ],
+        primaryKey: 'id',
+        indexes: [['kind', 'category', 'symbol', 'resolution', 'bucket_ms']],
+        merge: {
+          high: 'max',
+          low: 'min',
+          close: 'replace',
+          base_volume: 'sum',
+          quote_volume: 'sum',
+          trades: 'sum',
+          updated_ms: 'replace',
+        },
+      },
+    ],
+  },
 ];
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -249,6 +312,46 @@ export function ddl(table: Table, dialect: Dialect): string[] {
       (index) => `CREATE INDEX ${table.name}_by_${index.join('_')} ON ${table.name} (${index.join(', ')})`,
     ),
   ];
+}
+
+/**
+ * The SET list of `INSERT … ON CONFLICT (primaryKey) DO UPDATE SET …` for a table with merge
+ * rules: `excluded` is the incoming row, the table name the stored one. Both dialects accept
+ * this form; only the max/min function names differ.
+ */
+export function mergeAssignments(table: Table, dialect: Dialect): string[] {
+  const stored = (column: string) => `${table.name}.${column}`;
+  const [max, min] = dialect === 'sqlite' ? ['MAX', 'MIN'] : ['GREATEST', 'LEAST'];
+  return Object.entries(table.merge ?? {}).map(([column, rule]) => {
+    const incoming = `excluded.${column}`;
+    if (rule === 'replace') return `${column} = ${incoming}`;
+    if (rule === 'sum') return `${column} = ${stored(column)} + ${incoming}`;
+    return `${column} = ${rule === 'max' ? max : min}(${stored(column)}, ${incoming})`;
+  });
+}
+
+/**
+ * Two rows of a merge table combined as the store would combine them (`older` stored first):
+ * for a store that writes a batch in one statement and must fold rows with the same key first.
+ * Integer columns may be given as numbers or decimal strings; the result keeps strings.
+ */
+export function mergeRows<T extends Record<string, string | number>>(table: Table, older: T, newer: T): T {
+  const merged: Record<string, string | number> = { ...older };
+  for (const [column, rule] of Object.entries(table.merge ?? {})) {
+    const before = older[column];
+    const after = newer[column];
+    if (after === undefined) continue;
+    if (rule === 'replace' || before === undefined) {
+      merged[column] = after;
+      continue;
+    }
+    const a = BigInt(before);
+    const b = BigInt(after);
+    const value = rule === 'sum' ? a + b : rule === 'max' ? (a > b ? a : b) : a < b ? a : b;
+    merged[column] =
+      typeof after === 'number' && typeof before === 'number' ? Number(value) : value.toString();
+  }
+  return merged as T;
 }
 
 export function tableOf(name: string): Table {

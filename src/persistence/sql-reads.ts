@@ -8,6 +8,8 @@ import type { Store } from '../ports/store.ts';
 import {
   billOf,
   billsSql,
+  candleOf,
+  candlesSql,
   fillOf,
   fillsSql,
   fundingOf,
@@ -23,6 +25,8 @@ import {
   kycOf,
   transferOf,
   transfersSql,
+  tradeOf,
+  tradesSql,
   type Sql,
 } from './queries.ts';
 
@@ -50,6 +54,12 @@ export function sqlReads(all: (sql: Sql) => Promise<Row[]>): ReadMethods {
     },
     async fills(query) {
       return (await all(fillsSql(query))).map(fillOf);
+    },
+    async trades(query) {
+      return (await all(tradesSql(query))).map(tradeOf);
+    },
+    async candles(query) {
+      return (await all(candlesSql(query))).map(candleOf);
     },
     async transfers(query) {
       return (await all(transfersSql(query))).map(transferOf);

@@ -4,6 +4,9 @@ import type { Route } from '../request.ts';
 import type { Services } from '../services.ts';
 import { accountInfoRoutes } from './account-info.ts';
 import { assetRoutes } from './assets.ts';
+import { marketMixRoutes } from './market-mix.ts';
+import { marketSpotRoutes } from './market-spot.ts';
+import { marketV3Routes } from './market-v3.ts';
 import { v2SpotTradeRoutes } from './v2-spot-trade.ts';
 import { v3TradeRoutes } from './v3-trade.ts';
 import { publicRoutes } from './public.ts';
@@ -11,6 +14,9 @@ import { publicRoutes } from './public.ts';
 export function allRoutes(services: Services): Route[] {
   return [
     ...publicRoutes(services),
+    ...marketSpotRoutes(services),
+    ...marketMixRoutes(services),
+    ...marketV3Routes(services),
     ...accountInfoRoutes(),
     ...v3TradeRoutes(services),
     ...v2SpotTradeRoutes(services),
