@@ -160,6 +160,9 @@ export interface FillView {
   fee: string;
   execPnl: string;
   timeMs: number;
+  /** Futures fills: the position side and the account's position mode. */
+  posSide?: string;
+  posMode?: string;
 }
 
 export interface TradeRecorded {

@@ -3,7 +3,6 @@
  * the journal entries that produced the events (DESIGN.md §4).
  */
 import type { EngineEvent } from '../domain/events.ts';
-import { candleRows } from './candle-rows.ts';
 import {
   brokerFundingRows,
   commissionRows,
@@ -12,6 +11,7 @@ import {
   settledFundingRows,
   transferRows,
 } from './brokerage-rows.ts';
+import { candleRows } from './candle-rows.ts';
 
 export type Value = string | number;
 
@@ -107,6 +107,23 @@ export function rowsOf(event: EngineEvent): RowWrite[] {
             symbol: fill.symbol,
             time_ms: fill.timeMs,
             body: JSON.stringify(fill),
+          },
+        },
+      ];
+    }
+    case 'PositionClosed': {
+      const position = event.position;
+      return [
+        {
+          table: 'position_history',
+          mode: 'upsert',
+          row: {
+            position_id: position.positionId,
+            uid: position.uid,
+            category: position.category,
+            symbol: position.symbol,
+            closed_ms: position.updatedTimeMs,
+            body: JSON.stringify(position),
           },
         },
       ];

@@ -15,6 +15,7 @@ import type {
   TradeQuery,
   TradeRow,
 } from '../ports/store.ts';
+import type { PositionHistoryQuery, PositionHistoryRow } from '../ports/store.ts';
 import type {
   BrokerFundingQuery,
   BrokerFundingRow,
@@ -341,4 +342,22 @@ export function candleOf(row: Row): CandleRow {
     quoteVolume: BigInt(String(row.quote_volume)),
     trades: Number(row.trades),
   };
+}
+
+export function positionHistorySql(query: PositionHistoryQuery): Sql {
+  const where = new Where()
+    .add('uid = ?', query.uid)
+    .addIn('category', query.categories)
+    .addOptional('symbol = ?', query.symbol)
+    .addOptional('closed_ms >= ?', query.startTimeMs)
+    .addOptional('closed_ms <= ?', query.endTimeMs)
+    .addOptional('position_id < ?', query.idLessThan);
+  return {
+    text: `SELECT body FROM position_history WHERE ${where.text} ORDER BY position_id DESC LIMIT ?`,
+    params: [...where.params, query.limit],
+  };
+}
+
+export function positionHistoryOf(row: Row): PositionHistoryRow {
+  return JSON.parse(String(row.body)) as PositionHistoryRow;
 }

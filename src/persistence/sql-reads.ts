@@ -25,6 +25,8 @@ import {
   kycOf,
   transferOf,
   transfersSql,
+  positionHistoryOf,
+  positionHistorySql,
   tradeOf,
   tradesSql,
   type Sql,
@@ -55,12 +57,6 @@ export function sqlReads(all: (sql: Sql) => Promise<Row[]>): ReadMethods {
     async fills(query) {
       return (await all(fillsSql(query))).map(fillOf);
     },
-    async trades(query) {
-      return (await all(tradesSql(query))).map(tradeOf);
-    },
-    async candles(query) {
-      return (await all(candlesSql(query))).map(candleOf);
-    },
     async transfers(query) {
       return (await all(transfersSql(query))).map(transferOf);
     },
@@ -72,6 +68,15 @@ export function sqlReads(all: (sql: Sql) => Promise<Row[]>): ReadMethods {
     },
     async commissions(query) {
       return (await all(commissionsSql(query))).map(commissionOf);
+    },
+    async trades(query) {
+      return (await all(tradesSql(query))).map(tradeOf);
+    },
+    async positionHistory(query) {
+      return (await all(positionHistorySql(query))).map(positionHistoryOf);
+    },
+    async candles(query) {
+      return (await all(candlesSql(query))).map(candleOf);
     },
   };
 }

@@ -6,7 +6,7 @@
  * are written in one transaction, and the promise resolves only once that is on disk.
  */
 import type { Command } from '../domain/commands.ts';
-import type { EngineEvent, FillView } from '../domain/events.ts';
+import type { EngineEvent, FillView, PositionClosed } from '../domain/events.ts';
 import type { OrderView } from '../domain/order-view.ts';
 
 export interface JournalEntry {
@@ -85,6 +85,62 @@ export interface FillQuery {
   idLessThan?: string;
   limit: number;
 }
+
+/** A public trade (table `trades`), as the recent-trades endpoints list it. */
+export interface TradeRow {
+  tradeId: string;
+  category: string;
+  symbol: string;
+  price: string;
+  quantity: string;
+  /** Taker side. */
+  side: string;
+  timeMs: number;
+}
+
+export interface TradeQuery {
+  category: string;
+  symbol?: string;
+  startTimeMs?: number;
+  endTimeMs?: number;
+  idLessThan?: string;
+  limit: number;
+}
+
+/** A stored candle (table `candles`): prices and volumes are integers scaled by 10^8. */
+export interface CandleRow {
+  bucketMs: number;
+  open: bigint;
+  high: bigint;
+  low: bigint;
+  close: bigint;
+  baseVolume: bigint;
+  quoteVolume: bigint;
+  trades: number;
+}
+
+export interface CandleQuery {
+  kind: 'market' | 'index' | 'mark';
+  category: string;
+  symbol: string;
+  resolution: '1m' | '1h';
+  fromMs: number;
+  toMs: number;
+  /** Instead of the range: the one latest candle that starts before `fromMs`. */
+  before?: boolean;
+}
+
+export interface PositionHistoryQuery {
+  uid: string;
+  categories?: readonly string[];
+  symbol?: string;
+  startTimeMs?: number;
+  endTimeMs?: number;
+  idLessThan?: string;
+  limit: number;
+}
+
+export type PositionHistoryRow = PositionClosed['position'];
 
 /** A transfer (table `transfers`); wallet types as the venue names them, `unified` for uta. */
 export interface TransferRow {
@@ -194,50 +250,6 @@ export interface CommissionQuery {
   limit: number;
 }
 
-/** A public trade (table `trades`), as the recent-trades endpoints list it. */
-export interface TradeRow {
-  tradeId: string;
-  category: string;
-  symbol: string;
-  price: string;
-  quantity: string;
-  /** Taker side. */
-  side: string;
-  timeMs: number;
-}
-
-export interface TradeQuery {
-  category: string;
-  symbol?: string;
-  startTimeMs?: number;
-  endTimeMs?: number;
-  idLessThan?: string;
-  limit: number;
-}
-
-/** A stored candle (table `candles`): prices and volumes are integers scaled by 10^8. */
-export interface CandleRow {
-  bucketMs: number;
-  open: bigint;
-  high: bigint;
-  low: bigint;
-  close: bigint;
-  baseVolume: bigint;
-  quoteVolume: bigint;
-  trades: number;
-}
-
-export interface CandleQuery {
-  kind: 'market' | 'index' | 'mark';
-  category: string;
-  symbol: string;
-  resolution: '1m' | '1h';
-  fromMs: number;
-  toMs: number;
-  /** Instead of the range: the one latest candle that starts before `fromMs`. */
-  before?: boolean;
-}
-
 export interface Store {
   /** The latest snapshot, or null on an empty store. */
   latestSnapshot(): Promise<Snapshot | null>;
@@ -254,10 +266,6 @@ export interface Store {
   orders(query: OrderQuery): Promise<OrderView[]>;
   /** Fills newest first (by execId). */
   fills(query: FillQuery): Promise<FillView[]>;
-  /** Public trades newest first (by tradeId). */
-  trades(query: TradeQuery): Promise<TradeRow[]>;
-  /** Candles in time order (or the one before `fromMs`, see CandleQuery.before). */
-  candles(query: CandleQuery): Promise<CandleRow[]>;
   /** Transfers newest first (by transferId). */
   transfers(query: TransferQuery): Promise<TransferRow[]>;
   /** The sub-accounts' deposit and withdrawal records of a main account, newest first. */
@@ -266,5 +274,11 @@ export interface Store {
   agentKyc(query: KycQuery): Promise<KycRow[]>;
   /** An agent's commission records, newest first (by recordId). */
   commissions(query: CommissionQuery): Promise<CommissionRow[]>;
+  /** Public trades newest first (by tradeId). */
+  trades(query: TradeQuery): Promise<TradeRow[]>;
+  /** Candles in time order (or the one before `fromMs`, see CandleQuery.before). */
+  candles(query: CandleQuery): Promise<CandleRow[]>;
+  /** Closed positions, newest first. */
+  positionHistory(query: PositionHistoryQuery): Promise<PositionHistoryRow[]>;
   close(): Promise<void>;
 }

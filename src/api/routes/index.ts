@@ -4,11 +4,17 @@ import type { Route } from '../request.ts';
 import type { Services } from '../services.ts';
 import { accountInfoRoutes } from './account-info.ts';
 import { assetRoutes } from './assets.ts';
+import { brokerRoutes } from './broker.ts';
+import { transferRoutes } from './transfers.ts';
+import { v2UserRoutes } from './v2-user.ts';
 import { marketMixRoutes } from './market-mix.ts';
 import { marketSpotRoutes } from './market-spot.ts';
 import { marketV3Routes } from './market-v3.ts';
 import { v2SpotTradeRoutes } from './v2-spot-trade.ts';
 import { v3TradeRoutes } from './v3-trade.ts';
+import { v2MixAccountRoutes } from './v2-mix-account.ts';
+import { v2MixTradeRoutes } from './v2-mix-trade.ts';
+import { v3FuturesRoutes } from './v3-futures.ts';
 import { publicRoutes } from './public.ts';
 
 export function allRoutes(services: Services): Route[] {
@@ -19,8 +25,14 @@ export function allRoutes(services: Services): Route[] {
     ...marketV3Routes(services),
     ...accountInfoRoutes(),
     ...v3TradeRoutes(services),
+    ...v3FuturesRoutes(services),
+    ...v2MixTradeRoutes(services),
+    ...v2MixAccountRoutes(services),
     ...v2SpotTradeRoutes(services),
     ...assetRoutes(services),
+    ...transferRoutes(services),
+    ...v2UserRoutes(services),
+    ...brokerRoutes(services),
     ...adminRoutes(services),
   ];
 }

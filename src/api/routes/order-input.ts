@@ -13,6 +13,7 @@ import {
   type TimeInForce,
 } from '../../domain/order.ts';
 import type { Failure } from '../../domain/result-code.ts';
+import { HOLD_SIDES, MARGIN_MODES } from '../../domain/position.ts';
 import { wireError, type Dialect } from '../error-map.ts';
 import {
   asObject,
@@ -64,10 +65,54 @@ export function parseV3Order(item: unknown): { category: Category; request: Orde
     stpMode: optionalEnum(fields, 'stpMode', STP_MODES) ?? 'none',
     quantity: requiredDecimal(fields, 'qty'),
   };
+  const posSide = optionalEnum(fields, 'posSide', HOLD_SIDES);
+  if (posSide) request.posSide = posSide;
+  if (optionalEnum(fields, 'reduceOnly', ['yes', 'no'] as const) === 'yes') request.reduceOnly = true;
+  const marginMode = optionalEnum(fields, 'marginMode', MARGIN_MODES);
+  if (marginMode) request.marginMode = marginMode;
   return {
     category,
     request: withOptional(request, clientOidOf(fields), orderType === 'limit' ? price : undefined),
   };
+}
+
+/**
+ * A v2 futures (mix) order. v2 semantics (wire.md §6): in hedge mode `side` is the position
+ * direction and `tradeSide` open/close (close long = buy + close); in one-way mode `side` is
+ * the trade direction and reduceOnly closes. Turned into the engine's terms: `side` the
+ * trade direction, `posSide` the position side.
+ */
+export function parseV2MixOrder(
+  item: unknown,
+  defaults: Fields,
+  posMode: 'one_way_mode' | 'hedge_mode',
+): OrderRequest {
+  const fields = { ...defaults, ...asObject(item, 'order') };
+  const orderType = requiredEnum(fields, 'orderType', ORDER_TYPES);
+  const price = optionalDecimal(fields, 'price');
+  if (orderType === 'limit' && price === undefined) reject('PARAM_EMPTY', 'price');
+  const side = requiredEnum(fields, 'side', ORDER_SIDES);
+  const request: OrderRequest = {
+    symbol: requiredString(fields, 'symbol').toUpperCase(),
+    side,
+    orderType,
+    timeInForce: orderType === 'limit' ? (optionalEnum(fields, 'force', TIMES_IN_FORCE) ?? 'gtc') : 'ioc',
+    stpMode: optionalEnum(fields, 'stpMode', STP_MODES) ?? 'none',
+    quantity: requiredDecimal(fields, 'size'),
+  };
+  const marginMode = optionalEnum(fields, 'marginMode', MARGIN_MODES);
+  if (marginMode) request.marginMode = marginMode;
+  const marginCoin = optionalString(fields, 'marginCoin');
+  if (marginCoin) request.marginCoin = marginCoin.toUpperCase();
+  if (posMode === 'hedge_mode') {
+    const tradeSide = optionalEnum(fields, 'tradeSide', ['open', 'close'] as const);
+    if (!tradeSide) reject('POSITION_MODE_MISMATCH', 'tradeSide');
+    request.posSide = side === 'buy' ? 'long' : 'short';
+    if (tradeSide === 'close') request.side = side === 'buy' ? 'sell' : 'buy';
+  } else if (optionalEnum(fields, 'reduceOnly', ['yes', 'no'] as const) === 'yes') {
+    request.reduceOnly = true;
+  }
+  return withOptional(request, clientOidOf(fields), orderType === 'limit' ? price : undefined);
 }
 
 export function parseV2SpotOrder(item: unknown, fallbackSymbol: string | undefined): OrderRequest {

@@ -1,9 +1,9 @@
 /**
  * Unified (v3) trading: place-order, place-batch (spec §2), cancel-order, cancel-batch,
  * cancel-symbol-order, modify-order (spec §5), order-info, unfilled-orders, history-orders
- * and fills (spec §1). Futures categories are refused until futures trading exists.
+ * and fills (spec §1), for spot, margin and the three futures categories.
  */
-import { isFutures, parseCategory, V3_CATEGORIES, type Category } from '../../domain/category.ts';
+import { parseCategory, V3_CATEGORIES, type Category } from '../../domain/category.ts';
 import type { OrderReference, OrderRequest } from '../../domain/commands.ts';
 import type { Failure } from '../../domain/result-code.ts';
 import type { ModifyResult } from '../../engine/trading/modify.ts';
@@ -16,11 +16,6 @@ import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
 import { cancel, cancelAll, findOrder, openOrderViews, permissionAreaOf, place } from './trading-service.ts';
 
 const MAX_BATCH = 20;
-
-function tradableCategory(category: Category): Category {
-  if (isFutures(category)) reject('PARAM_ERROR', 'category');
-  return category;
-}
 
 function firstCategory(request: ApiRequest): Category | null {
   const body = Array.isArray(request.body) ? request.body[0] : request.body;
@@ -49,8 +44,9 @@ function reference(fields: Fields): OrderReference {
   };
 }
 
-function itemResult(result: { orderId: string; clientOid: string } & Partial<Failure>) {
-  if (!result.code) return { orderId: result.orderId, clientOid: result.clientOid };
+function itemResult(result: { orderId: string; clientOid: string; replaced?: boolean } & Partial<Failure>) {
+  // A reduce-only order that replaced older ones is answered without an orderId (spec state table).
+  if (!result.code) return { orderId: result.replaced ? null : result.orderId, clientOid: result.clientOid };
   const { code, msg } = failureText(result as Failure, 'v3');
   return { orderId: result.orderId || null, clientOid: result.clientOid, code, msg };
 }
@@ -81,12 +77,10 @@ export function v3TradeRoutes(services: Services): Route[] {
       10,
       async (request) => {
         const { category, request: order } = parseV3Order(request.body);
-        const [result] = await place(services, caller(request).account.uid, tradableCategory(category), [
-          order,
-        ]);
+        const [result] = await place(services, caller(request).account.uid, category, [order]);
         if (!result) throw new Error('placement returned no result');
         if ('code' in result) throw new Rejected(result);
-        return { orderId: result.orderId, clientOid: result.clientOid };
+        return itemResult(result);
       },
       tradePermission,
     ),
@@ -102,7 +96,6 @@ export function v3TradeRoutes(services: Services): Route[] {
         const categories = new Set(parsed.flatMap((item) => (item.ok ? [item.value.category] : [])));
         if (categories.size > 1) reject('PARAM_ERROR', 'category');
         const category = [...categories][0] ?? 'SPOT';
-        tradableCategory(category);
         const valid: OrderRequest[] = parsed.flatMap((item) => (item.ok ? [item.value.request] : []));
         const placed =
           valid.length > 0 ? await place(services, caller(request).account.uid, category, valid) : [];

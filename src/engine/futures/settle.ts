@@ -174,6 +174,8 @@ export function settleFuturesSide(
       fee: formatMoney(fee),
       execPnl: formatMoney(pnl),
       timeMs: context.nowMs,
+      posSide: closedLots > 0 && closeSide ? closeSide : openSide,
+      posMode: futures.posMode,
     },
   });
 }

@@ -43,5 +43,19 @@ export function orderView(instrument: Instrument, order: Order): OrderView {
     source: order.source,
     createdTimeMs: order.createdTimeMs,
     updatedTimeMs: order.updatedTimeMs,
+    ...(order.futures
+      ? {
+          futures: {
+            holdSide: order.futures.holdSide,
+            tradeSide: order.futures.tradeSide,
+            reduceOnly: order.futures.reduceOnly,
+            posMode: order.futures.posMode,
+            marginMode: order.futures.marginMode,
+            leverage: String(order.futures.leverage),
+            marginCoin: order.futures.marginCoin,
+            realisedPnl: formatMoney(order.futures.realisedPnl),
+          },
+        }
+      : {}),
   };
 }

@@ -1,0 +1,258 @@
+/**
+ * Futures over real HTTP (v2 mix and v3), checked against figures computed by hand from the
+ * default catalogue: BTCUSDT USDT-M, maker 0.02 %, taker 0.06 %, default leverage 20, crossed.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { conservationImbalances } from '../../src/engine/invariants.ts';
+import { OperatorClient } from '../support/operator.ts';
+import { serverFor, TEST_OPERATOR_TOKEN } from '../support/server.ts';
+import { SigningClient } from '../support/signing.ts';
+
+type Row = Record<string, unknown>;
+
+function data<T>(response: { body: { code: string; data: unknown } | null; text: string }): T {
+  assert.equal(response.body?.code, '00000', response.text);
+  return response.body.data as T;
+}
+
+async function trader(operator: OperatorClient, url: string, usdt: string) {
+  const { uid } = await operator.createAccount();
+  await operator.deposit(uid, { coin: 'USDT', amount: usdt, wallet: 'usdt_futures' });
+  return { uid, client: new SigningClient(url, await operator.createApiKey(uid)) };
+}
+
+const order = (fields: Row) => ({
+  symbol: 'BTCUSDT',
+  productType: 'USDT-FUTURES',
+  marginMode: 'crossed',
+  marginCoin: 'USDT',
+  orderType: 'limit',
+  force: 'gtc',
+  ...fields,
+});
+
+test('one-way futures round trip over v2 when the price rises ends with hand-computed balances, bills and history', async (t) => {
+  const server = await serverFor(t);
+  const operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
+  const seller = await trader(operator, server.url, '10000');
+  const buyer = await trader(operator, server.url, '10000');
+
+  data(
+    await seller.client.post('/api/v2/mix/order/place-order', {
+      body: order({ side: 'sell', price: '60000', size: '0.1', clientOid: 's-open' }),
+    }),
+  );
+  data(
+    await buyer.client.post('/api/v2/mix/order/place-order', {
+      body: order({ side: 'buy', price: '60000', size: '0.1' }),
+    }),
+  );
+
+  const [long] = data<Row[]>(
+    await buyer.client.get('/api/v2/mix/position/all-position', {
+      query: { productType: 'USDT-FUTURES', marginCoin: 'USDT' },
+    }),
+  );
+  assert.equal(long?.holdSide, 'long');
+  assert.equal(long?.total, '0.1');
+  assert.equal(long?.openPriceAvg, '60000');
+  assert.equal(long?.marginSize, '300', '6000 / 20 at mark');
+  assert.equal(long?.posMode, 'one_way_mode');
+
+  await operator.setPrice({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', indexPrice: '61000' });
+  const [marked] = data<Row[]>(
+    await buyer.client.get('/api/v2/mix/position/single-position', {
+      query: { productType: 'usdt-futures', symbol: 'BTCUSDT', marginCoin: 'USDT' },
+    }),
+  );
+  assert.equal(marked?.unrealizedPL, '100');
+  assert.equal(marked?.markPrice, '61000');
+
+  data(
+    await buyer.client.post('/api/v2/mix/order/place-order', {
+      body: order({ side: 'sell', price: '61000', size: '0.1', reduceOnly: 'YES' }),
+    }),
+  );
+  data(
+    await seller.client.post('/api/v2/mix/order/place-order', {
+      body: order({ side: 'buy', price: '61000', size: '0.1', reduceOnly: 'YES' }),
+    }),
+  );
+
+  // Buyer: −3.6 taker fee to open, +100 PnL − 1.22 maker fee to close. Seller: −1.2, −100 − 3.66.
+  const [buyerAccount] = data<Row[]>(
+    await buyer.client.get('/api/v2/mix/account/accounts', { query: { productType: 'USDT-FUTURES' } }),
+  );
+  assert.equal(buyerAccount?.available, '10095.18');
+  const [sellerAccount] = data<Row[]>(
+    await seller.client.get('/api/v2/mix/account/accounts', { query: { productType: 'USDT-FUTURES' } }),
+  );
+  assert.equal(sellerAccount?.available, '9895.14');
+
+  const page1 = data<{ bills: Row[]; endId: string }>(
+    await buyer.client.get('/api/v2/mix/account/bill', {
+      query: { productType: 'USDT-FUTURES', limit: '2' },
+    }),
+  );
+  assert.deepEqual(
+    page1.bills.map((bill) => [bill.businessType, bill.amount, bill.fee, bill.balance]),
+    [
+      ['sell', '100', '-1.22', '10095.18'],
+      ['buy', '0', '-3.6', '9996.4'],
+    ],
+  );
+  const page2 = data<{ bills: Row[] }>(
+    await buyer.client.get('/api/v2/mix/account/bill', {
+      query: { productType: 'USDT-FUTURES', limit: '2', idLessThan: page1.endId },
+    }),
+  );
+  assert.deepEqual(
+    page2.bills.map((bill) => [bill.businessType, bill.amount, bill.balance]),
+    [['deposit', '10000', '10000']],
+  );
+  const sells = data<{ bills: Row[] }>(
+    await buyer.client.get('/api/v2/mix/account/bill', {
+      query: { productType: 'USDT-FUTURES', businessType: 'sell' },
+    }),
+  );
+  assert.equal(sells.bills.length, 1);
+
+  const history = data<{ list: Row[] }>(
+    await buyer.client.get('/api/v2/mix/position/history-position', {
+      query: { productType: 'USDT-FUTURES' },
+    }),
+  );
+  assert.deepEqual(
+    history.list.map((row) => [
+      row.holdSide,
+      row.openAvgPrice,
+      row.closeAvgPrice,
+      row.pnl,
+      row.openFee,
+      row.closeFee,
+      row.netProfit,
+    ]),
+    [['long', '60000', '61000', '100', '-3.6', '-1.22', '95.18']],
+  );
+  const fills = data<{ fillList: Row[] }>(
+    await seller.client.get('/api/v2/mix/order/fills', { query: { productType: 'USDT-FUTURES' } }),
+  );
+  assert.deepEqual(
+    fills.fillList.map((fill) => [fill.side, fill.price, fill.profit, fill.tradeScope, fill.tradeSide]),
+    [
+      ['buy', '61000', '-100', 'taker', 'buy_single'],
+      ['sell', '60000', '0', 'maker', 'sell_single'],
+    ],
+  );
+  const detail = data<Row>(
+    await seller.client.get('/api/v2/mix/order/detail', {
+      query: { productType: 'USDT-FUTURES', symbol: 'BTCUSDT', clientOid: 's-open' },
+    }),
+  );
+  assert.equal(detail.state, 'filled');
+  assert.equal(detail.fee, '-1.2');
+  assert.deepEqual(conservationImbalances(server.services.sequencer.exchange.state), []);
+});
+
+test('hedge mode over v2 when closing uses the position direction and tradeSide close', async (t) => {
+  const server = await serverFor(t);
+  const operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
+  const hedger = await trader(operator, server.url, '10000');
+  const other = await trader(operator, server.url, '10000');
+  data(
+    await hedger.client.post('/api/v2/mix/account/set-position-mode', {
+      body: { productType: 'USDT-FUTURES', posMode: 'hedge_mode' },
+    }),
+  );
+  data(
+    await other.client.post('/api/v2/mix/order/place-order', {
+      body: order({ side: 'sell', price: '60000', size: '0.1' }),
+    }),
+  );
+  data(
+    await hedger.client.post('/api/v2/mix/order/place-order', {
+      body: order({ side: 'buy', tradeSide: 'open', price: '60000', size: '0.1' }),
+    }),
+  );
+  const missing = await hedger.client.post('/api/v2/mix/order/place-order', {
+    body: order({ side: 'buy', price: '60000', size: '0.1' }),
+  });
+  assert.equal(missing.body?.code, '40774', 'hedge mode needs tradeSide');
+  const switched = await hedger.client.post('/api/v2/mix/account/set-position-mode', {
+    body: { productType: 'USDT-FUTURES', posMode: 'one_way_mode' },
+  });
+  assert.equal(switched.body?.code, '40920');
+  // Close long = side buy + tradeSide close (the position direction), trading as a sell.
+  data(
+    await other.client.post('/api/v2/mix/order/place-order', {
+      body: order({ side: 'buy', price: '60000', size: '0.1', reduceOnly: 'YES' }),
+    }),
+  );
+  data(
+    await hedger.client.post('/api/v2/mix/order/place-order', {
+      body: order({ side: 'buy', tradeSide: 'close', price: '60000', size: '0.1' }),
+    }),
+  );
+  const positions = data<Row[]>(
+    await hedger.client.get('/api/v2/mix/position/all-position', { query: { productType: 'USDT-FUTURES' } }),
+  );
+  assert.deepEqual(positions, []);
+  const history = data<{ entrustedList: Row[] }>(
+    await hedger.client.get('/api/v2/mix/order/orders-history', { query: { productType: 'USDT-FUTURES' } }),
+  );
+  assert.deepEqual(
+    history.entrustedList.map((row) => [row.side, row.tradeSide, row.posSide, row.status]),
+    [
+      ['buy', 'close', 'long', 'filled'],
+      ['buy', 'open', 'long', 'filled'],
+    ],
+  );
+  assert.deepEqual(conservationImbalances(server.services.sequencer.exchange.state), []);
+});
+
+test('v3 place-batch on USDT-FUTURES when positions open shows them in current-position', async (t) => {
+  const server = await serverFor(t);
+  const operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
+  const a = await trader(operator, server.url, '10000');
+  const b = await trader(operator, server.url, '10000');
+  const item = (fields: Row) => ({
+    category: 'USDT-FUTURES',
+    symbol: 'BTCUSDT',
+    orderType: 'limit',
+    ...fields,
+  });
+  data(
+    await a.client.post('/api/v3/trade/place-batch', {
+      body: [item({ side: 'sell', qty: '0.05', price: '60000' })],
+    }),
+  );
+  const placed = data<Row[]>(
+    await b.client.post('/api/v3/trade/place-batch', {
+      body: [item({ side: 'buy', qty: '0.05', price: '60000' })],
+    }),
+  );
+  assert.ok(placed[0]?.orderId);
+  const current = data<{ list: Row[] }>(
+    await b.client.get('/api/v3/position/current-position', { query: { category: 'USDT-FUTURES' } }),
+  );
+  assert.deepEqual(
+    current.list.map((row) => [row.posSide, row.total, row.avgPrice, row.holdMode]),
+    [['long', '0.05', '60000', 'one_way_mode']],
+  );
+  data(
+    await b.client.post('/api/v3/account/set-leverage', {
+      body: { category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '10' },
+    }),
+  );
+  const after = data<{ list: Row[] }>(
+    await b.client.get('/api/v3/position/current-position', { query: { category: 'USDT-FUTURES' } }),
+  );
+  assert.equal(after.list[0]?.leverage, '10');
+  const tooHigh = await b.client.post('/api/v3/account/set-leverage', {
+    body: { category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '151' },
+  });
+  assert.equal(tooHigh.body?.code, '25223');
+  const missing = await b.client.get('/api/v3/position/current-position');
+  assert.equal(missing.body?.code, '40017');
+});
