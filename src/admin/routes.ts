@@ -20,6 +20,7 @@ import type { Services } from '../api/services.ts';
 import { instrumentRow } from '../api/wire/instrument.ts';
 import { issueApiKey } from '../security/key-issuer.ts';
 import type { FundingReceipt } from '../engine/accounts/external-flows.ts';
+import { brokerageAdminRoutes } from './brokerage-routes.ts';
 import { parseInstrumentFields } from './instrument-input.ts';
 
 function accountView(services: Services, uid: string) {
@@ -63,7 +64,7 @@ function receiptView(receipt: FundingReceipt) {
     amount: formatMoney(receipt.amount),
     wallet: receipt.wallet,
     type: receipt.direction,
-    status: 'success',
+    status: receipt.status,
     ts: String(receipt.timeMs),
   };
 }
@@ -92,6 +93,7 @@ export function adminRoutes(services: Services): Route[] {
       if (amount === null || amount <= 0n) reject('PARAM_ERROR', 'amount');
       const wallet = walletId(optionalString(body, 'wallet')) ?? defaultWallet(account);
       const subType = optionalEnum(body, 'subType', ['onchain', 'internal', 'fast'] as const) ?? 'onchain';
+      const status = optionalEnum(body, 'status', ['pending', 'success'] as const) ?? 'success';
       const receipt = await submit<FundingReceipt>({
         type: direction,
         timeMs: now(),
@@ -100,6 +102,7 @@ export function adminRoutes(services: Services): Route[] {
         amount,
         wallet,
         subType,
+        status,
       });
       return receiptView(receipt);
     };
@@ -150,6 +153,16 @@ export function adminRoutes(services: Services): Route[] {
       await submit({ type: 'SetIndexPrice', timeMs: now(), category, symbol, indexPrice });
       return { category, symbol, indexPrice };
     }),
+    route('PUT', '/admin/v1/funding-rates', async (request) => {
+      // Fixes a perpetual's funding rate (a signed decimal per interval); null goes back to the
+      // rate computed from the premium.
+      const body = asObject(request.body);
+      const category = requiredEnum(body, 'category', CATEGORIES);
+      const symbol = requiredString(body, 'symbol').toUpperCase();
+      const rate = body.rate === null ? null : requiredString(body, 'rate');
+      await submit({ type: 'SetFundingRate', timeMs: now(), category, symbol, rate });
+      return { category, symbol, rate };
+    }),
     route('GET', '/admin/v1/instruments', (request) => {
       const category = request.query.category?.toUpperCase();
       return [...services.sequencer.exchange.state.instruments.values()]
@@ -191,5 +204,6 @@ export function adminRoutes(services: Services): Route[] {
       });
       return { mode: 'simulated', nowMs: String(result.nowMs) };
     }),
+    ...brokerageAdminRoutes(services),
   ];
 }
