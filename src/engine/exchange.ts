@@ -77,7 +77,7 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
     case 'RepayDebt':
       return repayDebt(context, command);
     case 'TransferFunds':
-      return transferFunds(context, command);
+      return transferFunds(trading, command);
     case 'CreateVirtualSubAccount':
       return createVirtualSubAccount(context, command);
     case 'ModifySubAccount':

@@ -31,6 +31,8 @@ const GROUP_TYPES: Record<string, string> = {
   sell: 'transaction',
   borrow: 'loan',
   repay: 'loan',
+  'transfer-in': 'transfer',
+  'transfer-out': 'transfer',
 };
 
 function usdValue(state: EngineState, coin: string, amount: bigint): bigint {

@@ -6,7 +6,8 @@
  * - a futures wallet holds the margin coins of its product line (usdt_futures: USDT, …);
  *   an isolated-margin wallet holds the base and quote coin of its symbol; spot, crossed
  *   margin and the unified wallet hold any listed coin;
- * - at most the available balance leaves a wallet (`transferableAmount`);
+ * - at most the available balance leaves a wallet, and from a wallet backing futures at most
+ *   its cross free margin (`transferableAmount`);
  * - a wallet with margin debt keeps its risk ratio (valuation.ts) under the warning ratio
  *   (the instrument's warningRiskRatio, 0.8 by default) after the transfer.
  */
@@ -14,9 +15,11 @@ import { divide, parseScaled } from '../../domain/decimal.ts';
 import { instrumentKey } from '../../domain/instrument.ts';
 import { MONEY_ONE, MONEY_SCALE } from '../../domain/money.ts';
 import { parseWalletType, type WalletType } from '../../domain/wallet.ts';
+import { crossState } from '../futures/risk.ts';
 import { coinListed } from '../instruments/coins.ts';
 import { riskRatio, walletValue } from '../margin/valuation.ts';
 import type { EngineState } from '../state.ts';
+import type { Books } from '../trading/books.ts';
 import { usdtPriceOf } from '../trading/reference-price.ts';
 import { readBalance } from './ledger.ts';
 
@@ -57,11 +60,22 @@ export function coinRefusal(state: EngineState, wallet: string, coin: string): '
 }
 
 /**
- * How much of `coin` may leave the wallet: its available balance. Futures wallets with
- * crossed positions are the futures engine's to cap (docs/subaccounts.md, "Known limits").
+ * How much of `coin` may leave the wallet: its available balance, and in a wallet that backs
+ * futures (a futures wallet, the unified wallet) no more than the cross free margin (what
+ * crossed positions' initial margin and unrealised losses leave; futures/risk.ts).
  */
-export function transferableAmount(state: EngineState, uid: string, wallet: string, coin: string): bigint {
-  return readBalance(state, uid, wallet, coin).available;
+export function transferableAmount(
+  state: EngineState,
+  books: Books,
+  uid: string,
+  wallet: string,
+  coin: string,
+): bigint {
+  const available = readBalance(state, uid, wallet, coin).available;
+  if (!isFuturesWallet(wallet) && walletTypeOf(wallet) !== 'unified') return available;
+  const free = crossState(state, books, uid, wallet, coin).free;
+  const limit = free < available ? free : available;
+  return limit > 0n ? limit : 0n;
 }
 
 function warningRatio(state: EngineState, wallet: string): bigint {

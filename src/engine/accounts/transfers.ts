@@ -14,6 +14,7 @@ import { CLIENT_OID_WINDOW_MS } from '../../domain/order.ts';
 import { fail, ok, type Failure, type Outcome } from '../../domain/result-code.ts';
 import type { Context } from '../context.ts';
 import type { EngineState } from '../state.ts';
+import type { TradingContext } from '../trading/trading-context.ts';
 import { post } from './ledger.ts';
 import {
   coinRefusal,
@@ -69,9 +70,12 @@ function checkCoin(state: EngineState, command: TransferFunds): Refusal | null {
   return null;
 }
 
-function checkFunds(state: EngineState, command: TransferFunds): Refusal | null {
+function checkFunds(trading: TradingContext, command: TransferFunds): Refusal | null {
+  const { state } = trading.context;
   const { fromUid, fromWallet, coin, amount } = command;
-  if (transferableAmount(state, fromUid, fromWallet, coin) < amount) return fail('INSUFFICIENT_BALANCE');
+  if (transferableAmount(state, trading.books, fromUid, fromWallet, coin) < amount) {
+    return fail('INSUFFICIENT_BALANCE');
+  }
   if (!debtAllowsTransfer(state, fromUid, fromWallet, coin, amount)) return fail('TRANSFER_EXCEEDS_MAXIMUM');
   return null;
 }
@@ -103,7 +107,8 @@ function recordInternalFlows(context: Context, command: TransferFunds, transferI
   }
 }
 
-export function transferFunds(context: Context, command: TransferFunds): Outcome<TransferReceipt> {
+export function transferFunds(trading: TradingContext, command: TransferFunds): Outcome<TransferReceipt> {
+  const { context } = trading;
   const { state } = context;
   const refused = checkParties(state, command) ?? checkCoin(state, command);
   if (refused) return refused;
@@ -113,7 +118,7 @@ export function transferFunds(context: Context, command: TransferFunds): Outcome
     if (seen.fingerprint !== fingerprint(command)) return fail('DUPLICATE_CLIENT_OID');
     return ok({ transferId: seen.transferId, clientOid: command.clientOid });
   }
-  const short = checkFunds(state, command);
+  const short = checkFunds(trading, command);
   if (short) return short;
 
   const { fromUid, toUid, fromWallet, toWallet, coin, amount } = command;
