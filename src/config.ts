@@ -4,6 +4,9 @@
  */
 import { resolve } from 'node:path';
 import { parseRateLimitConfig, type RateLimitConfig } from './api/rate-limit.ts';
+import { parseFeedConfig } from './market/feed-config.ts';
+import type { MarketConfig } from './market/index.ts';
+import { parseLiquidityConfig } from './market/liquidity.ts';
 
 export interface Config {
   host: string;
@@ -20,6 +23,8 @@ export interface Config {
   seedDemo: boolean;
   /** postgres://… selects the PostgreSQL store; unset, the SQLite file in dataDir. */
   databaseUrl: string | undefined;
+  /** Price feeds and the liquidity provider (BOURSE_FEED, BOURSE_LIQUIDITY_*; docs/market-data.md). */
+  market: MarketConfig;
 }
 
 function flag(value: string | undefined, fallback: boolean, name: string): boolean {
@@ -68,5 +73,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: flag(env.BOURSE_TRUST_PROXY, false, 'BOURSE_TRUST_PROXY'),
     seedDemo: flag(env.BOURSE_SEED_DEMO, true, 'BOURSE_SEED_DEMO'),
     databaseUrl: databaseUrl(env.BOURSE_DATABASE_URL),
+    market: { feeds: parseFeedConfig(env.BOURSE_FEED), liquidity: parseLiquidityConfig(env) },
   };
 }

@@ -15,6 +15,7 @@ import { createLogger, type LogSink, type Logger } from './api/logger.ts';
 import type { Services } from './api/services.ts';
 import { allRoutes } from './api/routes/index.ts';
 import { seedDemoAccount, seedInstruments } from './bootstrap.ts';
+import { startMarket, type Market } from './market/index.ts';
 import type { Config } from './config.ts';
 import { openStore } from './persistence/open-store.ts';
 import type { Clock } from './ports/clock.ts';
@@ -37,6 +38,8 @@ export interface RunningServer {
   credentials: Partial<Credentials> & { operatorToken: string };
   services: Services;
   logger: Logger;
+  /** Price feeds and the liquidity provider (src/market). */
+  market: Market;
   close(): Promise<void>;
 }
 
@@ -144,6 +147,9 @@ export async function startServer(config: Config, logSink: LogSink | null = null
   ) {
     writePrivate(credentialsFile, `${JSON.stringify(credentials, null, 2)}\n`);
   }
+  const market = await startMarket(services, config.market, (message, fields) =>
+    logger.info(message, fields),
+  );
   logger.info('bourse started', {
     url,
     seq: recovered.seq,
@@ -157,7 +163,9 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     credentials,
     services,
     logger,
+    market,
     async close() {
+      await market.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

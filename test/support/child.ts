@@ -36,7 +36,16 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 20_00
   const port = env.PORT ?? String(await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', BOURSE_LOG: 'off', ...env, PORT: port },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      BOURSE_LOG: 'off',
+      // No background price feed or house orders unless a test asks (docs/market-data.md).
+      BOURSE_FEED: 'off',
+      BOURSE_LIQUIDITY: 'off',
+      ...env,
+      PORT: port,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -27,6 +27,8 @@ export interface TestServer {
   url: string;
   credentials: Credentials;
   services: RunningServer['services'];
+  /** Price feeds and the liquidity provider; tests drive them with feeds.poll() / liquidity.requote(). */
+  market: RunningServer['market'];
   /** Every line the server logged, in order. */
   logs: string[];
   dataDir: string;
@@ -56,6 +58,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       BOURSE_DATA_DIR: dataDir,
       BOURSE_OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
       BOURSE_RATE_LIMITS: 'off',
+      // Prices stand still and no house orders rest unless a test asks (docs/market-data.md).
+      BOURSE_FEED: 'off',
+      BOURSE_LIQUIDITY: 'off',
       ...options.env,
     }),
     ...options.config,
@@ -74,6 +79,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     url: running.url,
     credentials: running.credentials as Credentials,
     services: running.services,
+    market: running.market,
     logs,
     dataDir,
     stop,

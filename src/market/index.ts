@@ -1,0 +1,37 @@
+/**
+ * The market module's entry: starts the price feeds and the liquidity provider from the
+ * configuration and stops them. Both live outside the core and reach the engine only through
+ * the sequencer (SetIndexPrice, CreateAccount, Deposit, PlaceOrders, CancelOrders).
+ */
+import type { Services } from '../api/services.ts';
+import type { FeedRule } from './feed-config.ts';
+import { PriceFeeds, type MarketLog } from './feeds.ts';
+import { LiquidityProvider, type LiquidityConfig } from './liquidity.ts';
+
+export interface MarketConfig {
+  feeds: FeedRule[];
+  liquidity: LiquidityConfig;
+}
+
+export interface Market {
+  feeds: PriceFeeds;
+  liquidity: LiquidityProvider;
+  stop(): Promise<void>;
+}
+
+export async function startMarket(services: Services, config: MarketConfig, log: MarketLog): Promise<Market> {
+  const feeds = new PriceFeeds(services, config.feeds, log);
+  const liquidity = new LiquidityProvider(services, config.liquidity, log);
+  if (feeds.active) {
+    await feeds.poll();
+    feeds.start();
+  }
+  await liquidity.start();
+  return {
+    feeds,
+    liquidity,
+    async stop() {
+      await Promise.all([feeds.stop(), liquidity.stop()]);
+    },
+  };
+}
