@@ -1,14 +1,21 @@
 /**
  * What the public futures endpoints read about mark price, funding, open interest, position
- * tiers and OI limits. Each function here is a seam for the futures engine (src/engine/futures):
- * until it is wired in, the mark price is the index price, the funding rate is "0" with the
- * next settlement on the instrument's fundInterval grid (from 00:00 UTC), open interest is
- * "0", and tiers / OI limits come from fixed tables. Lines marked `// futures:` are the ones
- * to point at the engine's state; nothing else in src/market or the routes needs to change.
+ * tiers and OI limits: the one seam between the market routes and the futures engine
+ * (src/engine/futures). Lines marked `// futures:` read the engine; nothing else in
+ * src/market or the routes knows where these figures come from.
  *
- * Every price here is a decimal string as served; "" when there is none.
+ * Every price here is a decimal string as served; "" when there is none. Mark prices are
+ * cut to the instrument's price precision.
  */
+import { formatScaled, rescale } from '../domain/decimal.ts';
 import { instrumentKey, type Instrument } from '../domain/instrument.ts';
+import { MONEY_SCALE } from '../domain/money.ts';
+import { createContext } from '../engine/context.ts';
+import { currentFundingRate } from '../engine/futures/funding.ts';
+import { markPrice } from '../engine/futures/mark.ts';
+import { POSITION_NOTIONAL_LIMIT } from '../engine/futures/place.ts';
+import { DEFAULT_TIERS } from '../engine/futures/tiers.ts';
+import { lotsToQuantity } from '../engine/instruments/scales.ts';
 import type { EngineState } from '../engine/state.ts';
 import type { Books } from '../engine/trading/books.ts';
 
@@ -26,16 +33,20 @@ export function indexPriceOf(view: FuturesView, instrument: Instrument): string 
 
 /** Mark price (money-free decimal string). */
 export function markPriceOf(view: FuturesView, instrument: Instrument): string {
-  // futures: point at engine/futures/mark.ts markPrice(state, books, instrument) once it lands.
-  return indexPriceOf(view, instrument);
+  // futures: the engine's mark (index plus the clamped book premium; engine/futures/mark.ts).
+  const mark = markPrice(view.state, view.books, instrument);
+  if (mark === null) return '';
+  const places = Number(instrument.pricePrecision || '0');
+  return formatScaled(rescale(mark, MONEY_SCALE, places, 'down'), places);
 }
 
 /** The funding rate that would settle next, a ratio ("0.0001" = 0.01 %). */
 export function fundingRateOf(view: FuturesView, instrument: Instrument): string {
-  void view;
-  void instrument;
-  // futures: point at the engine's current rate (state.funding / currentFundingRate).
-  return '0';
+  if (fundingIntervalHours(instrument) === '') return '0';
+  // futures: the rate that would settle now (engine/futures/funding.ts); a read-only context.
+  const context = createContext(view.state, view.nowMs, []);
+  const rate = currentFundingRate({ context, books: view.books, touched: new Map() }, instrument);
+  return formatScaled(rate, MONEY_SCALE);
 }
 
 /** Funding interval in hours ("" for a contract without funding, e.g. a delivery contract). */
@@ -50,7 +61,9 @@ export function nextFundingTimeOf(view: FuturesView, instrument: Instrument): nu
   const hours = Number(fundingIntervalHours(instrument) || '0');
   if (hours === 0) return 0;
   const intervalMs = hours * HOUR_MS;
-  // futures: point at state.funding.get(key)?.nextFundingTimeMs once the engine keeps it.
+  // futures: the engine's next settlement when it has scheduled one.
+  const scheduled = view.state.funding.get(instrumentKey(instrument.category, instrument.symbol));
+  if (scheduled && scheduled.nextFundingTimeMs > view.nowMs) return scheduled.nextFundingTimeMs;
   return (Math.floor(view.nowMs / intervalMs) + 1) * intervalMs;
 }
 
@@ -63,10 +76,18 @@ export function fundingRateBounds(instrument: Instrument): { min: string; max: s
 
 /** Open interest in base coin (the size of all long positions). */
 export function openInterestOf(view: FuturesView, instrument: Instrument): string {
-  void view;
-  void instrument;
-  // futures: sum the long positions of state.positions for this instrument.
-  return '0';
+  let lots = 0;
+  // futures: every open long position of the instrument (each long has a short opposite).
+  for (const position of view.state.positions.values()) {
+    if (
+      position.holdSide === 'long' &&
+      position.category === instrument.category &&
+      position.symbol === instrument.symbol
+    ) {
+      lots += position.sizeLots;
+    }
+  }
+  return lotsToQuantity(instrument, lots);
 }
 
 export interface PositionTier {
@@ -77,44 +98,31 @@ export interface PositionTier {
   maintenanceMarginRate: string;
 }
 
-/** The venue's live BTCUSDT table (venue-mechanics §2): value bounds in the margin coin. */
-const DEFAULT_TIERS: readonly [number, number, string][] = [
-  [200_000, 150, '0.004'],
-  [1_000_000, 100, '0.005'],
-  [5_000_000, 75, '0.007'],
-  [15_000_000, 50, '0.01'],
-  [50_000_000, 25, '0.02'],
-  [100_000_000, 20, '0.03'],
-  [150_000_000, 10, '0.06'],
-  [300_000_000, 5, '0.12'],
-  [500_000_000, 4, '0.15'],
-  [700_000_000, 3, '0.2'],
-  [900_000_000, 2, '0.3'],
-  [1_200_000_000, 1, '0.6'],
-];
-
 /** Position tiers of a contract, lowest first; leverage capped at the instrument's maximum. */
 export function positionTiersOf(instrument: Instrument): PositionTier[] {
-  // futures: point at the engine's tier table (engine/futures/tiers.ts) once it lands.
+  // futures: the engine's tier table (engine/futures/tiers.ts).
   const maxLeverage = Number(instrument.maxLeverage || '0') || Infinity;
   let start = 0;
-  return DEFAULT_TIERS.map(([end, leverage, rate], index) => {
+  return DEFAULT_TIERS.map((entry) => {
     const tier: PositionTier = {
-      level: index + 1,
+      level: entry.level,
       startValue: String(start),
-      endValue: String(end),
-      leverage: String(Math.min(leverage, maxLeverage)),
-      maintenanceMarginRate: rate,
+      endValue: String(entry.maxValue),
+      leverage: String(Math.min(entry.maxLeverage, maxLeverage)),
+      maintenanceMarginRate: entry.mmr,
     };
-    start = end;
+    start = entry.maxValue;
     return tier;
   });
 }
 
 /** Open-interest limits: a user's position notional, and main + sub-accounts together. */
 export function oiLimitOf(instrument: Instrument): { notionalValue: string; totalNotionalValue: string } {
-  // futures: point at the engine's per-user position limit once it enforces one; until then
-  // the ceiling of the top position tier, and twice that for the account family.
-  const top = positionTiersOf(instrument).at(-1)?.endValue ?? '0';
-  return { notionalValue: top, totalNotionalValue: String(Number(top) * 2) };
+  void instrument;
+  // futures: the per-account position notional the engine enforces (engine/futures/place.ts),
+  // and twice that for a main account with its sub-accounts, as v2 oi-limit reports it.
+  return {
+    notionalValue: String(POSITION_NOTIONAL_LIMIT),
+    totalNotionalValue: String(POSITION_NOTIONAL_LIMIT * 2),
+  };
 }

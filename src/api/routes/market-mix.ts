@@ -13,7 +13,6 @@ import {
   indexPriceOf,
   markPriceOf,
   nextFundingTimeOf,
-  oiLimitOf,
   openInterestOf,
   positionTiersOf,
   type FuturesView,
@@ -176,11 +175,5 @@ export function marketMixRoutes(services: Services): Route[] {
         keepMarginRate: tier.maintenanceMarginRate,
       }));
     }),
-    publicRoute('/api/v2/mix/market/oi-limit', 'v2-mix', 10, (request) =>
-      selectedInstruments(services, productTypeOf(request.query), request.query).map((instrument) => ({
-        symbol: instrument.symbol,
-        ...oiLimitOf(instrument),
-      })),
-    ),
   ];
 }
