@@ -100,6 +100,14 @@ function hasBody(request: IncomingMessage): boolean {
   );
 }
 
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 function readBody(request: IncomingMessage): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -148,6 +156,9 @@ export function buildApp(options: AppOptions): App {
     ) {
       throw new Rejected({ code: 'RATE_LIMITED' });
     }
+    // A permission rule may read the body (v3 trade: the category). Parse it for the check; a
+    // body that is not JSON stays undefined here and is refused below, after authentication.
+    if (rawBody !== '' && apiRequest.method !== 'GET') apiRequest.body = jsonOrUndefined(rawBody);
     if (route.auth === 'signed') {
       apiRequest.caller = await authenticator.authenticate(
         services.sequencer.exchange.state,
