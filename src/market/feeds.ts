@@ -115,7 +115,9 @@ export class PriceFeeds {
       instrumentKey(first.category, first.symbol),
     );
     const step = state.walk.stepAt(nowMs);
-    if (state.price === undefined || state.step === undefined || (current && current !== state.lastSet)) {
+    const overridden =
+      current !== undefined && state.lastSet !== undefined && Number(current) !== Number(state.lastSet);
+    if (state.price === undefined || state.step === undefined || overridden) {
       const base = state.price === undefined && state.start !== undefined ? state.start : Number(current);
       if (!(base > 0)) return null;
       state.price = base;
@@ -140,7 +142,8 @@ export class PriceFeeds {
           const text = priceText(instrument, price);
           if (!text) return;
           if (index === 0 && stream.state.kind === 'sim') stream.state.lastSet = text;
-          if (state.indexPrices.get(instrumentKey(instrument.category, instrument.symbol)) === text) return;
+          const current = state.indexPrices.get(instrumentKey(instrument.category, instrument.symbol));
+          if (current !== undefined && Number(current) === Number(text)) return;
           submissions.push(
             this.services.sequencer.submit({
               type: 'SetIndexPrice',
