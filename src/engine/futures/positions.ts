@@ -5,7 +5,6 @@
  * releasing isolated margin pro rata. A fully closed position leaves a history record.
  */
 import { divide } from '../../domain/decimal.ts';
-import { isInverse } from '../../domain/category.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { formatMoney } from '../../domain/money.ts';
 import {
@@ -92,8 +91,7 @@ export function closeLeg(context: Context, position: Position, lots: number, val
     lots >= position.sizeLots ? amount : divide(amount * BigInt(lots), BigInt(position.sizeLots), 'down');
   const basis = share(position.entryValue);
   const releasedMargin = share(position.isolatedMargin);
-  const gain = isInverse(position.category) ? basis - value : value - basis;
-  const pnl = directionOf(position.holdSide) * gain;
+  const pnl = directionOf(position.holdSide) * (value - basis);
   position.sizeLots -= lots;
   position.lockedLots = Math.max(0, Math.min(position.lockedLots, position.sizeLots));
   position.entryValue -= basis;
