@@ -172,6 +172,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
       });
       await sequencer.drain();
       await sequencer.snapshot();
+      sequencer.stop();
       await store.close();
     },
   };

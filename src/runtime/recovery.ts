@@ -1,6 +1,12 @@
 /**
  * Recovery: the latest snapshot, then every journal entry after it, replayed through a fresh
  * engine. Events from replay are discarded: their projections were written with the entries.
+ *
+ * The store checks each record it yields (persistence/journal-record.ts) and throws on a
+ * corrupted or torn one, so a damaged tail stops recovery instead of being replayed. The
+ * snapshot's own record is read and checked too (not replayed): after a clean shutdown it is
+ * the last record, and a damaged last record must be reported whether or not a snapshot
+ * covers it. The journal must be gapless.
  */
 import { Exchange } from '../engine/exchange.ts';
 import type { EngineState } from '../engine/state.ts';
@@ -17,13 +23,23 @@ export interface Recovered {
 export async function recover(store: Store): Promise<Recovered> {
   const snapshot = await store.latestSnapshot();
   const exchange = new Exchange(snapshot ? decode<EngineState>(snapshot.body) : undefined);
-  let seq = snapshot?.seq ?? 0;
+  const snapshotSeq = snapshot?.seq ?? 0;
+  let seq = snapshotSeq;
   let replayed = 0;
-  for await (const entry of store.journalAfter(seq)) {
+  let snapshotRecordSeen = snapshotSeq === 0;
+  for await (const entry of store.journalAfter(Math.max(0, snapshotSeq - 1))) {
+    if (entry.seq === snapshotSeq) {
+      snapshotRecordSeen = true;
+      continue;
+    }
+    if (!snapshotRecordSeen) break;
     if (entry.seq !== seq + 1) throw new Error(`journal gap: expected ${seq + 1}, found ${entry.seq}`);
     exchange.execute(entry.command);
     seq = entry.seq;
     replayed += 1;
   }
-  return { exchange, seq, replayed, snapshotSeq: snapshot?.seq ?? 0 };
+  if (!snapshotRecordSeen) {
+    throw new Error(`journal record ${snapshotSeq}, which the latest snapshot was taken at, is missing`);
+  }
+  return { exchange, seq, replayed, snapshotSeq };
 }

@@ -1,21 +1,30 @@
 /**
  * The sequencer: the single writer. It runs each command through the engine at once (so
- * later commands see earlier ones), and acknowledges nothing until the turn's commands are
- * durable: all commands submitted in one event-loop turn share one store append (group
- * commit). Every command is journaled, failed ones included: a failure changes no business
- * state, but the engine clock and clock jobs still advance with it, and replay must see
- * exactly the stream the live engine saw. Answers wait for the flush, so no answer overtakes
- * the durability of what came before it.
+ * later commands see earlier ones), and acknowledges nothing until the command is durable:
+ * the commands of one event-loop turn share one store append (group commit). Every command
+ * is journaled, failed ones included: a failure changes no business state, but the engine
+ * clock and clock jobs still advance with it, and replay must see exactly the stream the live
+ * engine saw. Answers wait for their append, so no answer overtakes the durability of what
+ * came before it.
  *
- * If the store fails, every answer of the turn is STORE_UNAVAILABLE (the venue's "outcome
- * unknown, query by clientOid"), and the engine is rebuilt from the store, so nothing
- * unacknowledged stays applied in memory.
+ * One append at a time, in order: commands submitted while an append is in flight (a
+ * PostgreSQL round trip) form the next batch, written as soon as the first returns.
+ *
+ * If an append fails, its answers and those of every command queued behind it (which ran on
+ * top of it) are STORE_UNAVAILABLE, the venue's "outcome unknown, query by clientOid". The
+ * engine is then rebuilt from the store (latest snapshot plus journal), so nothing
+ * unacknowledged stays applied in memory; until that succeeds, new commands are answered
+ * STORE_UNAVAILABLE at once, and the rebuild is retried with backoff, so service resumes by
+ * itself when the store comes back. If the failed append was in fact committed (a connection
+ * cut during the commit), the rebuild reads it back; a commit that becomes visible only after
+ * the rebuild makes the next append collide on the journal's key, which fails and rebuilds
+ * again, so memory always converges on the store.
  */
 import type { Command } from '../domain/commands.ts';
 import { fail, type Outcome } from '../domain/result-code.ts';
 import type { Exchange } from '../engine/exchange.ts';
 import { encode } from '../persistence/codec.ts';
-import type { JournalEntry, Store } from '../ports/store.ts';
+import type { JournalEntry, Snapshot, Store } from '../ports/store.ts';
 import { recover } from './recovery.ts';
 
 interface Waiting {
@@ -27,14 +36,22 @@ export interface SequencerOptions {
   /** Take a snapshot after this many journal entries (0: never automatically). */
   snapshotEvery: number;
   onStoreError?: (error: unknown) => void;
+  /** Called when the engine was rebuilt from the store after a failure. */
+  onRecovered?: (seq: number) => void;
+  /** First and longest wait between rebuild attempts while the store is down. */
+  retryMs?: { first: number; longest: number };
 }
 
 export class Sequencer {
   private entries: JournalEntry[] = [];
   private waiting: Waiting[] = [];
   private flushScheduled = false;
+  private flushing = false;
   private recovering = false;
   private sinceSnapshot = 0;
+  private snapshotting: Promise<void> | null = null;
+  private stopped = false;
+  private readonly durableListeners: ((entries: readonly JournalEntry[]) => void)[] = [];
 
   constructor(
     private current: Exchange,
@@ -47,8 +64,26 @@ export class Sequencer {
     return this.current;
   }
 
+  /**
+   * Calls `listener` with each batch of entries once it is durable, in sequence order, before
+   * the batch's answers resolve (so a pushed event never trails its HTTP answer). Used by the
+   * WebSocket push (src/api/ws). Returns a function that removes the listener.
+   */
+  onDurable(listener: (entries: readonly JournalEntry[]) => void): () => void {
+    this.durableListeners.push(listener);
+    return () => {
+      const index = this.durableListeners.indexOf(listener);
+      if (index >= 0) this.durableListeners.splice(index, 1);
+    };
+  }
+
   get lastSeq(): number {
     return this.seq;
+  }
+
+  /** True while the engine is being rebuilt after a store failure (commands are refused). */
+  get unavailable(): boolean {
+    return this.recovering;
   }
 
   submit<T>(command: Command): Promise<Outcome<T>> {
@@ -63,66 +98,108 @@ export class Sequencer {
   }
 
   private scheduleFlush(): void {
-    if (this.flushScheduled) return;
+    if (this.flushScheduled || this.flushing) return;
     this.flushScheduled = true;
     setImmediate(() => void this.flush());
   }
 
   private async flush(): Promise<void> {
     this.flushScheduled = false;
+    if (this.entries.length === 0) return;
     const entries = this.entries;
     const waiting = this.waiting;
     this.entries = [];
     this.waiting = [];
+    this.flushing = true;
+    // Memory now equals the store plus exactly this batch: the moment to capture a snapshot,
+    // which is saved once the batch is durable.
+    this.sinceSnapshot += entries.length;
+    const snapshot = this.snapshotDue() ? this.capture() : null;
     try {
-      if (entries.length > 0) await this.store.append(entries);
+      await this.store.append(entries);
     } catch (error) {
+      this.flushing = false;
       this.options.onStoreError?.(error);
-      for (const item of waiting) item.resolve(fail('STORE_UNAVAILABLE'));
+      const queued = this.waiting;
+      this.entries = [];
+      this.waiting = [];
+      for (const item of [...waiting, ...queued]) item.resolve(fail('STORE_UNAVAILABLE'));
       await this.rebuild();
       return;
     }
+    this.flushing = false;
+    for (const listener of this.durableListeners) {
+      try {
+        listener(entries);
+      } catch (error) {
+        // A listener's fault must never stall the single writer.
+        this.options.onStoreError?.(error);
+      }
+    }
     for (const item of waiting) item.resolve(item.outcome);
-    this.sinceSnapshot += entries.length;
-    if (this.options.snapshotEvery > 0 && this.sinceSnapshot >= this.options.snapshotEvery) {
-      await this.snapshot();
-    }
+    if (this.entries.length > 0) this.scheduleFlush();
+    if (snapshot) await this.save(snapshot);
   }
 
-  /** Writes a snapshot of the current (durable) state. */
-  async snapshot(): Promise<void> {
-    if (this.entries.length > 0) return; // only at a turn boundary, when memory equals the store
+  private snapshotDue(): boolean {
+    return (
+      this.options.snapshotEvery > 0 && this.sinceSnapshot >= this.options.snapshotEvery && !this.snapshotting
+    );
+  }
+
+  private capture(): Snapshot {
     this.sinceSnapshot = 0;
-    try {
-      await this.store.saveSnapshot({
-        seq: this.seq,
-        timeMs: this.current.state.nowMs,
-        body: encode(this.current.state),
-      });
-    } catch (error) {
-      this.options.onStoreError?.(error);
-    }
+    return { seq: this.seq, timeMs: this.current.state.nowMs, body: encode(this.current.state) };
   }
 
-  /** Waits until everything submitted so far is durable. */
+  private async save(snapshot: Snapshot): Promise<void> {
+    const saving = this.store
+      .saveSnapshot(snapshot)
+      .catch((error: unknown) => this.options.onStoreError?.(error));
+    this.snapshotting = saving;
+    await saving;
+    this.snapshotting = null;
+  }
+
+  /** Writes a snapshot of the current state once everything submitted so far is durable. */
+  async snapshot(): Promise<void> {
+    for (;;) {
+      await this.drain();
+      if (this.recovering) return;
+      if (this.snapshotting) await this.snapshotting;
+      // Only when memory equals the store: nothing queued, nothing in flight.
+      else if (this.entries.length === 0 && !this.flushing) break;
+    }
+    await this.save(this.capture());
+  }
+
+  /** Stops retrying a rebuild (server shutdown). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** Waits until everything submitted so far is durable (or answered as failed). */
   async drain(): Promise<void> {
-    while (this.flushScheduled || this.entries.length > 0) {
+    while (this.flushScheduled || this.flushing || this.entries.length > 0) {
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
   private async rebuild(): Promise<void> {
     this.recovering = true;
-    for (let attempt = 0; ; attempt += 1) {
+    const { first, longest } = this.options.retryMs ?? { first: 50, longest: 2_000 };
+    for (let attempt = 0; !this.stopped; attempt += 1) {
       try {
         const recovered = await recover(this.store);
         this.current = recovered.exchange;
         this.seq = recovered.seq;
+        this.sinceSnapshot = recovered.replayed;
         this.recovering = false;
+        this.options.onRecovered?.(this.seq);
         return;
       } catch (error) {
         this.options.onStoreError?.(error);
-        await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 100 * 2 ** attempt)));
+        await new Promise((resolve) => setTimeout(resolve, Math.min(longest, first * 2 ** attempt)));
       }
     }
   }

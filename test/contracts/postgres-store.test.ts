@@ -3,10 +3,15 @@
  * after. Without PostgreSQL on 127.0.0.1:5432 the tests are skipped with a message, and fail
  * when CI=true (postgres-test-database.ts).
  */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import pg from 'pg';
 import { openPostgresStore } from '../../src/persistence/postgres/postgres-store.ts';
 import { databaseFor, postgresTests } from '../persistence/postgres-test-database.ts';
-import { storeContract, type StoreHarness } from './store.contract.ts';
+import { openSqliteStore } from '../../src/persistence/sqlite/sqlite-store.ts';
+import { makeTempDir, removeDir } from '../support/server.ts';
+import { dumpTables, storeContract, type ContractTest, type StoreHarness } from './store.contract.ts';
+import { tradingWorkload } from './store-workload.ts';
 
 const harness: StoreHarness = {
   kind: 'postgres',
@@ -34,4 +39,24 @@ const harness: StoreHarness = {
   },
 };
 
-await postgresTests('store contract tests', storeContract(harness));
+const sameRows: ContractTest = {
+  name: 'append when given the same stream as SQLite writes the same rows in every table',
+  async body(t) {
+    const dir = makeTempDir('bourse-store-');
+    t.after(() => removeDir(dir));
+    const sqlite = openSqliteStore(join(dir, 'bourse.db'));
+    t.after(() => sqlite.close());
+    const postgres = await openPostgresStore((await databaseFor(t)).url);
+    t.after(() => postgres.close());
+    const { engine } = tradingWorkload();
+    for (const store of [sqlite, postgres]) {
+      await store.append(engine.entries.slice(0, 9));
+      await store.append(engine.entries.slice(9));
+    }
+    const [left, right] = [await dumpTables(sqlite), await dumpTables(postgres)];
+    assert.ok(Object.values(left).some((rows) => rows.length > 0));
+    assert.deepEqual(right, left);
+  },
+};
+
+await postgresTests('store contract tests', [...storeContract(harness), sameRows]);

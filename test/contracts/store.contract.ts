@@ -17,6 +17,7 @@ import {
   type Sql,
 } from '../../src/persistence/queries.ts';
 import { MIGRATIONS } from '../../src/persistence/schema.ts';
+import type { Row } from '../../src/persistence/sql-reads.ts';
 import type { Store } from '../../src/ports/store.ts';
 import { recover } from '../../src/runtime/recovery.ts';
 import { tradingWorkload } from './store-workload.ts';
@@ -46,6 +47,20 @@ async function collect(store: Store, after = 0) {
   for await (const entry of store.journalAfter(after))
     entries.push({ seq: entry.seq, type: entry.command.type });
   return entries;
+}
+
+/** Every projection table (all of schema.ts but the journal and snapshots), rows by primary key. */
+export async function dumpTables(store: AnyStore): Promise<Record<string, Row[]>> {
+  const dump: Record<string, Row[]> = {};
+  for (const migration of MIGRATIONS) {
+    for (const table of migration.tables) {
+      if (table.name === 'journal' || table.name === 'snapshots') continue;
+      const text = `SELECT * FROM ${table.name} ORDER BY ${table.primaryKey}`;
+      dump[table.name] =
+        store.kind === 'sqlite' ? (store.db.prepare(text).all() as Row[]) : await store.query(text);
+    }
+  }
+  return dump;
 }
 
 async function opened(t: TestContext, location: StoreLocation): Promise<AnyStore> {
@@ -192,6 +207,7 @@ export function storeContract(harness: StoreHarness): ContractTest[] {
         const { engine, buyer, seller } = tradingWorkload();
         await oneBatch.append(engine.entries);
         for (const entry of engine.entries) await oneByOne.append([entry]);
+        assert.deepEqual(await dumpTables(oneBatch), await dumpTables(oneByOne), 'every table, row for row');
         for (const uid of [buyer, seller]) {
           assert.deepEqual(
             await oneBatch.orders({ uid, limit: 10 }),

@@ -5,13 +5,15 @@
  * The statement has a data-modifying CTE per table, each inserting the table's rows from
  * column arrays (`unnest($1::bigint[], $2::text[], …)`): a single round trip, a single
  * implicit transaction (all rows or none), and a statement text that depends only on which
- * tables the batch touches, so it is prepared once per connection and reused. Upserts keep
- * the last row per primary key in the batch (an order updated twice in one turn), since one
- * statement may not touch a row twice; that is also what replacing row by row ends with.
+ * tables the batch touches, so it is prepared once per connection and reused. One statement
+ * may not touch a row twice, so upserts are folded per primary key first: the last row wins
+ * (an order updated twice in one turn), or, for tables with merge rules (candles), the rows
+ * are merged as the store would merge them (schema.ts mergeRows), which is what writing them
+ * one by one ends with.
  */
 import { crc32 } from 'node:zlib';
 import type { RowWrite, Value } from '../projection.ts';
-import { tableOf, type ColumnType } from '../schema.ts';
+import { mergeAssignments, mergeRows, tableOf, type ColumnType } from '../schema.ts';
 
 /** `?` → `$1, $2, …` (the shared queries contain no `?` inside literals). */
 export function numbered(text: string): string {
@@ -52,10 +54,12 @@ function groupsOf(writes: readonly RowWrite[]): Group[] {
       groups.set(key, group);
     }
     if (group.byKey) {
-      const primaryKey = write.row[tableOf(write.table).primaryKey] as Value;
+      const table = tableOf(write.table);
+      const primaryKey = write.row[table.primaryKey] as Value;
       const at = group.byKey.get(primaryKey);
       if (at !== undefined) {
-        group.rows[at] = write.row;
+        const older = group.rows[at] as Record<string, Value>;
+        group.rows[at] = table.merge ? mergeRows(table, older, write.row) : write.row;
         continue;
       }
       group.byKey.set(primaryKey, group.rows.length);
@@ -77,9 +81,11 @@ export function batchStatement(writes: readonly RowWrite[]): BatchStatement | nu
       values.push(group.rows.map((row) => row[name] ?? null));
       return `$${values.length}::${arrayTypeOf(type)}`;
     });
-    const updates = columns
-      .filter((column) => column !== table.primaryKey)
-      .map((column) => `${column} = EXCLUDED.${column}`);
+    const updates = table.merge
+      ? mergeAssignments(table, 'postgres')
+      : columns
+          .filter((column) => column !== table.primaryKey)
+          .map((column) => `${column} = EXCLUDED.${column}`);
     const conflict =
       group.mode !== 'upsert'
         ? ''

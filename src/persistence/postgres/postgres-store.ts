@@ -125,7 +125,14 @@ export async function openPostgresStore(
   };
   const writer = new pg.Pool({ ...base, max: 1 });
   const reader = new pg.Pool({ ...base, max: options.readConnections ?? 4 });
-  for (const pool of [writer, reader]) pool.on('error', (error) => options.onError?.(error));
+  const reportError = (error: unknown) => options.onError?.(error);
+  for (const pool of [writer, reader]) {
+    // A connection can fail while checked out but between statements (terminated by the
+    // server, reset by the network): the next statement on it fails and it is dropped, so
+    // the event itself is only reported.
+    pool.on('error', reportError);
+    pool.on('connect', (client) => client.on('error', reportError));
+  }
   const writeTimeoutMs = options.writeTimeoutMs ?? 10_000;
   try {
     await migrate(writer);

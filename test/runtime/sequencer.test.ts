@@ -1,0 +1,176 @@
+/**
+ * The sequencer against a store whose appends can be held in flight or made to fail: one
+ * append at a time and in order, answers only after durability, STORE_UNAVAILABLE for a
+ * failed batch and everything queued behind it, and service resuming by itself once the
+ * store is back. The store underneath is a real SQLite store.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import type { Command } from '../../src/domain/commands.ts';
+import { Exchange } from '../../src/engine/exchange.ts';
+import { stateHash } from '../../src/engine/state-hash.ts';
+import { openSqliteStore } from '../../src/persistence/sqlite/sqlite-store.ts';
+import type { JournalEntry, Store } from '../../src/ports/store.ts';
+import { recover } from '../../src/runtime/recovery.ts';
+import { Sequencer } from '../../src/runtime/sequencer.ts';
+import { makeTempDir, removeDir } from '../support/server.ts';
+
+const T0 = Date.UTC(2026, 10, 1);
+
+/** A store whose appends can be held (`hold`) or failed (`down`), recording each batch. */
+class FaultyStore {
+  down = false;
+  held: (() => void) | null = null;
+  hold = false;
+  inFlight = 0;
+  maxInFlight = 0;
+  batches: number[][] = [];
+  readonly store: Store;
+
+  constructor(readonly inner: Store) {
+    const fault = () => {
+      if (this.down) throw new Error('store is down');
+    };
+    this.store = {
+      ...inner,
+      latestSnapshot: async () => (fault(), inner.latestSnapshot()),
+      journalAfter: (seq) => {
+        fault();
+        return inner.journalAfter(seq);
+      },
+      lastSeq: async () => (fault(), inner.lastSeq()),
+      saveSnapshot: async (snapshot) => (fault(), inner.saveSnapshot(snapshot)),
+      append: (entries) => this.append(entries),
+    };
+  }
+
+  private async append(entries: readonly JournalEntry[]): Promise<void> {
+    this.inFlight += 1;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      if (this.hold) await new Promise<void>((resolve) => (this.held = resolve));
+      if (this.down) throw new Error('store is down');
+      this.batches.push(entries.map((entry) => entry.seq));
+      await this.inner.append(entries);
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+
+  release(): void {
+    const held = this.held;
+    this.held = null;
+    held?.();
+  }
+}
+
+function setUp(t: TestContext, snapshotEvery = 0) {
+  const dir = makeTempDir('bourse-sequencer-');
+  const inner = openSqliteStore(join(dir, 'bourse.db'));
+  t.after(async () => {
+    await inner.close();
+    removeDir(dir);
+  });
+  const faulty = new FaultyStore(inner);
+  const sequencer = new Sequencer(new Exchange(), 0, faulty.store, {
+    snapshotEvery,
+    retryMs: { first: 5, longest: 20 },
+  });
+  t.after(() => sequencer.stop());
+  return { faulty, sequencer, inner };
+}
+
+let time = T0;
+const createAccount = (): Command => ({
+  type: 'CreateAccount',
+  timeMs: (time += 1),
+  kind: 'main',
+  parentUid: null,
+  mode: 'classic',
+  label: '',
+});
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let step = 0; step < 500 && !condition(); step += 1) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(condition(), `timed out waiting for ${what}`);
+}
+
+test('submit when an append is in flight queues later commands as the next batch', async (t) => {
+  const { faulty, sequencer } = setUp(t);
+  faulty.hold = true;
+  const first = sequencer.submit(createAccount());
+  await until(() => faulty.held !== null, 'the first append');
+  const later = [sequencer.submit(createAccount())];
+  await nextTurn();
+  later.push(sequencer.submit(createAccount()), sequencer.submit(createAccount()));
+  await nextTurn();
+  assert.equal(faulty.inFlight, 1, 'no second append while the first is in flight');
+  let answered = false;
+  void first.then(() => (answered = true));
+  await nextTurn();
+  assert.equal(answered, false, 'no answer before its append returns');
+  faulty.hold = false;
+  faulty.release();
+  assert.equal((await first).ok, true);
+  const outcomes = await Promise.all(later);
+  assert.ok(outcomes.every((outcome) => outcome.ok));
+  assert.deepEqual(faulty.batches, [[1], [2, 3, 4]], 'the queued commands formed one batch, in order');
+  assert.equal(faulty.maxInFlight, 1);
+});
+
+test('submit when the append fails answers STORE_UNAVAILABLE for it and for what queued behind it', async (t) => {
+  const { faulty, sequencer, inner } = setUp(t);
+  assert.equal((await sequencer.submit(createAccount())).ok, true);
+  faulty.hold = true;
+  const failed = sequencer.submit(createAccount());
+  await until(() => faulty.held !== null, 'the append');
+  const queued = sequencer.submit(createAccount());
+  faulty.down = true;
+  faulty.hold = false;
+  faulty.release();
+  assert.deepEqual(await failed, { ok: false, code: 'STORE_UNAVAILABLE' });
+  assert.deepEqual(await queued, { ok: false, code: 'STORE_UNAVAILABLE' });
+  assert.deepEqual(await sequencer.submit(createAccount()), { ok: false, code: 'STORE_UNAVAILABLE' });
+  assert.equal(sequencer.unavailable, true);
+  faulty.down = false;
+  await until(() => !sequencer.unavailable, 'the rebuild');
+  assert.equal(sequencer.exchange.state.accounts.size, 1, 'nothing unacknowledged stayed in memory');
+  assert.equal((await sequencer.submit(createAccount())).ok, true, 'service resumed by itself');
+  assert.equal(stateHash((await recover(inner)).exchange.state), stateHash(sequencer.exchange.state));
+});
+
+test('submit when the store is down for a while refuses at once and resumes when it returns', async (t) => {
+  const { faulty, sequencer } = setUp(t);
+  assert.equal((await sequencer.submit(createAccount())).ok, true);
+  faulty.down = true;
+  assert.equal((await sequencer.submit(createAccount())).ok, false);
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual(await sequencer.submit(createAccount()), { ok: false, code: 'STORE_UNAVAILABLE' });
+  }
+  faulty.down = false;
+  await until(() => !sequencer.unavailable, 'the rebuild');
+  assert.equal((await sequencer.submit(createAccount())).ok, true);
+  assert.equal(sequencer.exchange.state.accounts.size, 2);
+  assert.equal(sequencer.lastSeq, 2);
+});
+
+test('snapshot when commands keep arriving is taken at a batch boundary and recovers exactly', async (t) => {
+  const { sequencer, inner } = setUp(t, 10);
+  const pending: Promise<unknown>[] = [];
+  for (let turn = 0; turn < 30; turn += 1) {
+    pending.push(sequencer.submit(createAccount()), sequencer.submit(createAccount()));
+    await nextTurn();
+  }
+  await Promise.all(pending);
+  await sequencer.drain();
+  const snapshot = await inner.latestSnapshot();
+  assert.ok(snapshot && snapshot.seq >= 10, 'a snapshot was written under load');
+  const recovered = await recover(inner);
+  assert.equal(recovered.seq, 60);
+  assert.equal(recovered.replayed, 60 - (snapshot?.seq ?? 0));
+  assert.equal(stateHash(recovered.exchange.state), stateHash(sequencer.exchange.state));
+});
