@@ -4,6 +4,7 @@
  * accrued to the lender, minus direction × cost basis of every open futures position, equals what entered through deposits minus what left through withdrawals.
  * Returns the coins that do not balance (empty when the invariant holds).
  */
+import { isInverse } from '../domain/category.ts';
 import type { EngineState } from './state.ts';
 
 export interface Imbalance {
@@ -22,7 +23,9 @@ export function heldByCoin(state: EngineState): Map<string, bigint> {
   // Open positions' cost basis: realised PnL is closeValue − entryValue, so cash plus
   // −direction × entryValue over all positions is what the coins are worth (see position.ts).
   for (const position of state.positions.values()) {
-    const basis = position.holdSide === 'long' ? -position.entryValue : position.entryValue;
+    // Inverse contracts gain as the coin value falls: their basis counts the other way round.
+    const long = (position.holdSide === 'long') !== isInverse(position.category);
+    const basis = long ? -position.entryValue : position.entryValue;
     held.set(position.marginCoin, (held.get(position.marginCoin) ?? 0n) + basis);
   }
   for (const source of [state.feesCollected, state.interestAccrued]) {

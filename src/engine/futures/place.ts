@@ -14,7 +14,7 @@ import type { Order } from '../../domain/order.ts';
 import { positionKey, type HoldSide, type Position } from '../../domain/position.ts';
 import { fail, ok, type Failure, type Outcome } from '../../domain/result-code.ts';
 import { freeze, readBalance } from '../accounts/ledger.ts';
-import { quoteValue } from '../instruments/scales.ts';
+import { marginValue } from '../instruments/scales.ts';
 import { cancelOpenOrder, type ItemResult } from '../trading/cancel.ts';
 import { execute, openOrder } from '../trading/place.ts';
 import type { TradingContext } from '../trading/trading-context.ts';
@@ -167,7 +167,7 @@ export function placeFuturesOne(
       const mark = markPrice(state, trading.books, instrument);
       const value =
         priceTicks !== undefined
-          ? quoteValue(instrument, priceTicks, openLots)
+          ? marginValue(instrument, priceTicks, openLots)
           : mark !== null
             ? valueAt(instrument, openLots, mark)
             : null;

@@ -5,6 +5,7 @@
  * releasing isolated margin pro rata. A fully closed position leaves a history record.
  */
 import { divide } from '../../domain/decimal.ts';
+import { isInverse } from '../../domain/category.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { formatMoney } from '../../domain/money.ts';
 import {
@@ -91,7 +92,8 @@ export function closeLeg(context: Context, position: Position, lots: number, val
     lots >= position.sizeLots ? amount : divide(amount * BigInt(lots), BigInt(position.sizeLots), 'down');
   const basis = share(position.entryValue);
   const releasedMargin = share(position.isolatedMargin);
-  const pnl = directionOf(position.holdSide) * (value - basis);
+  const gain = isInverse(position.category) ? basis - value : value - basis;
+  const pnl = directionOf(position.holdSide) * gain;
   position.sizeLots -= lots;
   position.lockedLots = Math.max(0, Math.min(position.lockedLots, position.sizeLots));
   position.entryValue -= basis;

@@ -6,6 +6,7 @@
  * positions' maintenance (crossed); "0" when there is none.
  */
 import { divide } from '../../domain/decimal.ts';
+import { isInverse } from '../../domain/category.ts';
 import { instrumentKey } from '../../domain/instrument.ts';
 import { formatMoney, MONEY_ONE } from '../../domain/money.ts';
 import { directionOf, type Position } from '../../domain/position.ts';
@@ -55,20 +56,26 @@ export function positionReport(state: EngineState, books: Books, position: Posit
     stake = cross.equity - risk.unrealisedPnl - (cross.maintenanceMargin - risk.maintenanceMargin);
     ratio = cross.equity > 0n ? divide(cross.maintenanceMargin * MONEY_ONE, cross.equity, 'up') : MONEY_ONE;
   }
-  const numerator = stake - d * position.entryValue;
-  const denominator = sizeBase * (risk.mmr + taker - d * MONEY_ONE);
-  const liquidation =
-    denominator !== 0n ? divide(numerator * MONEY_ONE * MONEY_ONE, denominator, 'down') : 0n;
-  const entryPrice = sizeBase > 0n ? divide(position.entryValue * MONEY_ONE, sizeBase, 'down') : 0n;
-  const costs = position.openFeeTotal - position.fundingTotal;
-  const breakEven =
-    sizeBase > 0n
-      ? divide(
-          (position.entryValue + d * costs) * MONEY_ONE * MONEY_ONE,
-          sizeBase * (MONEY_ONE - d * taker),
-          'down',
-        )
-      : 0n;
+  const inverse = isInverse(position.category);
+  let liquidation: bigint;
+  let entryPrice: bigint;
+  let breakEven: bigint;
+  if (inverse) {
+    // Size is USD (sizeBase holds USD money here); entryValue is coin. Solving
+    // X + d·(basis − Q/P) = (Q/P)(m + f) for P gives P = Q·(m + f + d) ÷ (X + d·basis).
+    const below = stake + d * position.entryValue;
+    liquidation = below > 0n ? divide(sizeBase * (risk.mmr + taker + d * MONEY_ONE), below, 'down') : 0n;
+    entryPrice = position.entryValue > 0n ? divide(sizeBase * MONEY_ONE, position.entryValue, 'down') : 0n;
+    breakEven = entryPrice;
+  } else {
+    const numerator = stake - d * position.entryValue;
+    const denominator = sizeBase * (risk.mmr + taker - d * MONEY_ONE);
+    liquidation = denominator !== 0n ? divide(numerator * MONEY_ONE * MONEY_ONE, denominator, 'down') : 0n;
+    entryPrice = sizeBase > 0n ? divide(position.entryValue * MONEY_ONE, sizeBase, 'down') : 0n;
+    const costs = position.openFeeTotal - position.fundingTotal;
+    const scaled = (position.entryValue + d * costs) * MONEY_ONE * MONEY_ONE;
+    breakEven = sizeBase > 0n ? divide(scaled, sizeBase * (MONEY_ONE - d * taker), 'down') : 0n;
+  }
   let pendingOpen = 0;
   for (const order of state.orders.values()) {
     if (

@@ -8,15 +8,17 @@ import { instrumentKey, type Instrument } from '../../domain/instrument.ts';
 import { MONEY_ONE } from '../../domain/money.ts';
 import { directionOf, type Position } from '../../domain/position.ts';
 import { readBalance } from '../accounts/ledger.ts';
-import { scalesOf } from '../instruments/scales.ts';
+import { inverseCoinValue, scalesOf } from '../instruments/scales.ts';
+import { isInverse } from '../../domain/category.ts';
 import type { EngineState } from '../state.ts';
 import type { Books } from '../trading/books.ts';
 import { feeRate } from '../trading/settle.ts';
 import { markPrice } from './mark.ts';
 import { mmrFor } from './tiers.ts';
 
-/** Value of `lots` at `priceMoney` (money per base coin), money units. */
+/** Value of `lots` at `priceMoney` (money per base coin) in the margin coin, money units. */
 export function valueAt(instrument: Instrument, lots: number, priceMoney: bigint): bigint {
+  if (isInverse(instrument.category)) return inverseCoinValue(instrument, lots, priceMoney);
   const scales = scalesOf(instrument);
   return divide(priceMoney * BigInt(lots) * scales.lotUnits, 10n ** BigInt(scales.quantityPlaces), 'down');
 }
@@ -36,7 +38,11 @@ export function positionRisk(state: EngineState, books: Books, position: Positio
   const markMoney = markPrice(state, books, instrument);
   if (markMoney === null) return null;
   const markValue = valueAt(instrument, position.sizeLots, markMoney);
-  const unrealisedPnl = directionOf(position.holdSide) * (markValue - position.entryValue);
+  // Linear: value rises with the price; inverse: the coin value of the USD size falls with it.
+  const gain = isInverse(position.category)
+    ? position.entryValue - markValue
+    : markValue - position.entryValue;
+  const unrealisedPnl = directionOf(position.holdSide) * gain;
   const mmr = mmrFor(markValue);
   return {
     markMoney,

@@ -3,7 +3,7 @@
  * (shared/reference/venue-mechanics.md §1); where the venue publishes none, the choice is
  * noted in docs/instruments.md. The operator edits all of it through /admin/v1/instruments.
  */
-import type { Category } from '../../domain/category.ts';
+import { isInverse, type Category } from '../../domain/category.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 
 function blank(category: Category, symbol: string, baseCoin: string, quoteCoin: string): Instrument {
@@ -128,7 +128,7 @@ function perpetual(spec: FuturesSpec): Instrument {
     minOrderQty: spec.quantityMultiplier,
     maxOrderQty: spec.maxOrderQty,
     maxMarketOrderQty: spec.maxMarketOrderQty,
-    minOrderAmount: '5',
+    minOrderAmount: isInverse(spec.category) ? '' : '5',
     pricePrecision: String(spec.pricePrecision),
     quantityPrecision: String(spec.quantityPrecision),
     priceMultiplier: spec.priceMultiplier,
@@ -180,6 +180,10 @@ function linear(category: Category, symbol: string, base: string, quote: string,
   });
 }
 
+/**
+ * Coin-margined (inverse) contracts: quantity in USD contracts of 1 USD (the venue's v3
+ * convention, used on v2 too — see docs/futures.md), margin and PnL in the base coin.
+ */
 function inverse(category: Category, symbol: string, base: string, marginCoins: string[]): FuturesSpec {
   return {
     category,
@@ -189,11 +193,11 @@ function inverse(category: Category, symbol: string, base: string, marginCoins: 
     marginCoins,
     pricePrecision: 1,
     priceMultiplier: '0.5',
-    quantityPrecision: 3,
-    quantityMultiplier: '0.001',
+    quantityPrecision: 0,
+    quantityMultiplier: '1',
     maxLeverage: 125,
-    maxMarketOrderQty: '100',
-    maxOrderQty: '1000',
+    maxMarketOrderQty: '1000000',
+    maxOrderQty: '10000000',
   };
 }
 
@@ -209,16 +213,16 @@ export function defaultCatalogue(): Instrument[] {
     linear('USDT-FUTURES', 'ETHUSDT', 'ETH', 'USDT', 'USDT'),
     linear('USDC-FUTURES', 'BTCPERP', 'BTC', 'USDC', 'USDC'),
     linear('USDC-FUTURES', 'ETHPERP', 'ETH', 'USDC', 'USDC'),
-    perpetual(inverse('COIN-FUTURES', 'BTCUSD', 'BTC', ['BTC', 'ETH', 'USDC'])),
+    perpetual(inverse('COIN-FUTURES', 'BTCUSD', 'BTC', ['BTC'])),
     perpetual({
-      ...inverse('COIN-FUTURES', 'ETHUSD', 'ETH', ['BTC', 'ETH', 'USDC']),
+      ...inverse('COIN-FUTURES', 'ETHUSD', 'ETH', ['ETH']),
       priceMultiplier: '0.01',
       pricePrecision: 2,
     }),
     delivery(inverse('COIN-FUTURES', 'BTCUSDZ26', 'BTC', ['BTC']), DECEMBER_2026_DELIVERY_MS, 'this_quarter'),
     linear('SUSDT-FUTURES', 'SBTCSUSDT', 'SBTC', 'SUSDT', 'SUSDT'),
     linear('SUSDT-FUTURES', 'SETHSUSDT', 'SETH', 'SUSDT', 'SUSDT'),
-    perpetual(inverse('SCOIN-FUTURES', 'SBTCSUSD', 'SBTC', ['SBTC', 'SETH'])),
+    perpetual(inverse('SCOIN-FUTURES', 'SBTCSUSD', 'SBTC', ['SBTC'])),
     linear('SUSDC-FUTURES', 'SBTCSPERP', 'SBTC', 'SUSDC', 'SUSDC'),
   ];
 }

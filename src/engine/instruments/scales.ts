@@ -6,7 +6,7 @@
  * places). The value of `lots` at `ticks` is exact in money units because an instrument is
  * refused unless pricePrecision + quantityPrecision ≤ MONEY_SCALE.
  */
-import { isFutures } from '../../domain/category.ts';
+import { isFutures, isInverse } from '../../domain/category.ts';
 import { formatScaled, parseScaled } from '../../domain/decimal.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { MONEY_SCALE } from '../../domain/money.ts';
@@ -100,4 +100,20 @@ export function priceToMoney(text: string): bigint | null {
 export function ticksToMoney(instrument: Instrument, ticks: number): bigint {
   const scales = scalesOf(instrument);
   return BigInt(ticks) * scales.tickUnits * 10n ** BigInt(MONEY_SCALE - scales.pricePlaces);
+}
+
+/**
+ * What `lots` at `ticks` are worth in the margin coin: the quote value for spot and linear
+ * contracts; for inverse (coin-margined) contracts, whose lots are USD, USD ÷ price in the
+ * base coin (rounded down).
+ */
+export function marginValue(instrument: Instrument, ticks: number, lots: number): bigint {
+  if (!isInverse(instrument.category)) return quoteValue(instrument, ticks, lots);
+  return inverseCoinValue(instrument, lots, ticksToMoney(instrument, ticks));
+}
+
+/** Coin value of `lots` USD contracts at `priceMoney` (money per coin). */
+export function inverseCoinValue(instrument: Instrument, lots: number, priceMoney: bigint): bigint {
+  const usd = lotsToMoney(instrument, lots);
+  return priceMoney > 0n ? (usd * 10n ** BigInt(MONEY_SCALE)) / priceMoney : 0n;
 }

@@ -12,8 +12,9 @@ import type { ModifyOrder } from '../../domain/commands.ts';
 import { fail, ok, type Failure, type Outcome } from '../../domain/result-code.ts';
 import { freeze, readBalance } from '../accounts/ledger.ts';
 import { instrumentKey } from '../../domain/instrument.ts';
-import { lotsToQuantity, quoteValue, ticksToPrice } from '../instruments/scales.ts';
+import { lotsToQuantity, marginValue, ticksToPrice } from '../instruments/scales.ts';
 import { amend } from '../matching/index.ts';
+import { openReserve } from '../futures/reserve.ts';
 import { cancelOpenOrder, findOpenOrder } from './cancel.ts';
 import { holdFor } from './hold.ts';
 import { applyMatch } from './place.ts';
@@ -44,7 +45,16 @@ function attempt(trading: TradingContext, command: ModifyOrder): Outcome<ModifyR
   const remainingLots = valid.quantityLots - order.filledLots;
   if (remainingLots <= 0) return fail('ORDER_NOT_MODIFIABLE');
 
-  const newHold = holdFor({ ...valid, quantityLots: remainingLots } as ValidOrder, order.side).amount;
+  const futures = order.futures;
+  // Close (reduce-only) futures orders cannot be modified, as on the venue's v3 batch modify.
+  if (futures?.tradeSide === 'close') return fail('ORDER_NOT_MODIFIABLE');
+  const newHold = futures
+    ? openReserve(
+        valid.instrument,
+        marginValue(valid.instrument, valid.priceTicks, remainingLots),
+        futures.leverage,
+      )
+    : holdFor({ ...valid, quantityLots: remainingLots } as ValidOrder, order.side).amount;
   const extra = newHold - order.holdAmount;
   if (extra > 0n && readBalance(state, order.uid, order.wallet, order.holdCoin).available < extra) {
     return fail('INSUFFICIENT_BALANCE');
@@ -57,7 +67,7 @@ function attempt(trading: TradingContext, command: ModifyOrder): Outcome<ModifyR
     remainingLots,
     sequence,
     timeInForce: order.timeInForce === 'post_only' ? 'post_only' : 'gtc',
-    quoteOf: (ticks, lots) => quoteValue(instrument, ticks, lots),
+    quoteOf: (ticks, lots) => marginValue(instrument, ticks, lots),
   });
   if (amended.outcome === 'not_found') throw new Error(`open order ${order.orderId} missing from its book`);
   if (amended.outcome === 'rejected') return fail('ORDER_NOT_MODIFIABLE');

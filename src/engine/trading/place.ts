@@ -15,7 +15,7 @@ import {
   type Order,
 } from '../../domain/order.ts';
 import { fail, ok, type Outcome } from '../../domain/result-code.ts';
-import { quoteValue } from '../instruments/scales.ts';
+import { marginValue } from '../instruments/scales.ts';
 import { match, type MatchResult, type TakerCancelReason } from '../matching/index.ts';
 import { cancelOpenOrder, type ItemResult } from './cancel.ts';
 import { holdFor, placeHold } from './hold.ts';
@@ -161,7 +161,7 @@ export function execute(trading: TradingContext, valid: ValidOrder, order: Order
         ? { priceTicks: valid.protectionTicks }
         : {}),
     ...(marketBuy ? { quoteBudget: order.quoteAmount } : { lots: order.quantityLots - order.filledLots }),
-    quoteOf: (ticks, lots) => quoteValue(instrument, ticks, lots),
+    quoteOf: (ticks, lots) => marginValue(instrument, ticks, lots),
     timeInForce: order.timeInForce,
     stpMode: order.stpMode,
     sequence: order.sequence,

@@ -143,3 +143,51 @@ test('funding when the clock passes a settlement charges longs and pays shorts a
   assert.equal(f.available(shorter), (before[1] ?? 0n) + money('1.2'));
   engine.assertConserved();
 });
+
+test('coin-margined round trip when the price rises pays the long in BTC, by hand', () => {
+  const engine = new EngineHarness();
+  const shortSeller = engine.account({ BTC: '1' }, 'coin_futures');
+  const longBuyer = engine.account({ BTC: '1' }, 'coin_futures');
+  const btc = (uid: string) => engine.balance(uid, 'BTC', 'coin_futures').available;
+  // Quantities are USD contracts: 60000 USD at 60000 is 1 BTC of value.
+  engine.place(shortSeller, 'COIN-FUTURES', {
+    symbol: 'BTCUSD',
+    side: 'sell',
+    price: '60000',
+    quantity: '60000',
+  });
+  engine.place(longBuyer, 'COIN-FUTURES', {
+    symbol: 'BTCUSD',
+    side: 'buy',
+    price: '60000',
+    quantity: '60000',
+  });
+  assert.equal(btc(longBuyer), money('0.9994'), 'taker fee 1 BTC × 0.0006');
+  assert.equal(engine.state.positions.get(`${longBuyer}|COIN-FUTURES|BTCUSD|long`)?.entryValue, money('1'));
+  engine.ok({
+    type: 'SetIndexPrice',
+    timeMs: engine.nowMs,
+    category: 'COIN-FUTURES',
+    symbol: 'BTCUSD',
+    indexPrice: '61000',
+  });
+  engine.place(longBuyer, 'COIN-FUTURES', {
+    symbol: 'BTCUSD',
+    side: 'sell',
+    price: '61000',
+    quantity: '60000',
+    reduceOnly: true,
+  });
+  engine.place(shortSeller, 'COIN-FUTURES', {
+    symbol: 'BTCUSD',
+    side: 'buy',
+    price: '61000',
+    quantity: '60000',
+    reduceOnly: true,
+  });
+  // Closing value 60000 / 61000 = 0.98360655 BTC: the long gains 1 − 0.98360655 = 0.01639345
+  // and pays 0.00019673 maker fee; the short loses as much and pays 0.00059017 taker fee.
+  assert.equal(btc(longBuyer), money('1.01559672'));
+  assert.equal(btc(shortSeller), money('0.98281638'));
+  engine.assertConserved();
+});
