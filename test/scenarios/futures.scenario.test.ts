@@ -256,3 +256,54 @@ test('v3 place-batch on USDT-FUTURES when positions open shows them in current-p
   const missing = await b.client.get('/api/v3/position/current-position');
   assert.equal(missing.body?.code, '40017');
 });
+
+test('coin-margined round trip over v2 when the price rises pays the long in BTC', async (t) => {
+  const server = await serverFor(t);
+  const operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
+  const coinTrader = async () => {
+    const { uid } = await operator.createAccount();
+    await operator.deposit(uid, { coin: 'BTC', amount: '1', wallet: 'coin_futures' });
+    return new SigningClient(server.url, await operator.createApiKey(uid));
+  };
+  const shortSeller = await coinTrader();
+  const longBuyer = await coinTrader();
+  const coinOrder = (fields: Row) =>
+    order({ symbol: 'BTCUSD', productType: 'COIN-FUTURES', marginCoin: 'BTC', ...fields });
+  data(
+    await shortSeller.post('/api/v2/mix/order/place-order', {
+      body: coinOrder({ side: 'sell', price: '60000', size: '60000' }),
+    }),
+  );
+  data(
+    await longBuyer.post('/api/v2/mix/order/place-order', {
+      body: coinOrder({ side: 'buy', price: '60000', size: '60000' }),
+    }),
+  );
+  const [position] = data<Row[]>(
+    await longBuyer.get('/api/v2/mix/position/all-position', { query: { productType: 'COIN-FUTURES' } }),
+  );
+  assert.deepEqual(
+    [position?.total, position?.openPriceAvg, position?.marginCoin],
+    ['60000', '60000', 'BTC'],
+  );
+  await operator.setPrice({ category: 'COIN-FUTURES', symbol: 'BTCUSD', indexPrice: '61000' });
+  const [marked] = data<Row[]>(
+    await longBuyer.get('/api/v2/mix/position/all-position', { query: { productType: 'COIN-FUTURES' } }),
+  );
+  assert.equal(marked?.unrealizedPL, '0.01639345', '1 − 60000 / 61000, in BTC');
+  data(
+    await longBuyer.post('/api/v2/mix/order/place-order', {
+      body: coinOrder({ side: 'sell', price: '61000', size: '60000', reduceOnly: 'YES' }),
+    }),
+  );
+  data(
+    await shortSeller.post('/api/v2/mix/order/place-order', {
+      body: coinOrder({ side: 'buy', price: '61000', size: '60000', reduceOnly: 'YES' }),
+    }),
+  );
+  const [account] = data<Row[]>(
+    await longBuyer.get('/api/v2/mix/account/accounts', { query: { productType: 'COIN-FUTURES' } }),
+  );
+  assert.deepEqual([account?.marginCoin, account?.available], ['BTC', '1.01559672']);
+  assert.deepEqual(conservationImbalances(server.services.sequencer.exchange.state), []);
+});
