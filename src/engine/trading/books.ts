@@ -16,7 +16,8 @@ export class Books {
       (order) => order.priceTicks > 0 && order.orderType === 'limit',
     );
     open.sort((a, b) => a.sequence - b.sequence);
-    for (const order of open) books.of(`${order.category}:${order.symbol}`).add(restingOf(order));
+    for (const order of open)
+      books.of(`${order.category}:${order.symbol}`).add(restingOf(order, stpOwner(state, order.uid)));
     return books;
   }
 
@@ -34,10 +35,18 @@ export class Books {
   }
 }
 
-export function restingOf(order: Order) {
+/**
+ * Who an order belongs to for self-trade prevention: the venue's scope is the account and its
+ * linked sub-accounts, so sub-accounts share their main account's identity.
+ */
+export function stpOwner(state: EngineState, uid: string): string {
+  return state.accounts.get(uid)?.parentUid ?? uid;
+}
+
+export function restingOf(order: Order, ownerId: string) {
   return {
     orderId: order.orderId,
-    ownerId: order.uid,
+    ownerId,
     side: order.side,
     priceTicks: order.priceTicks,
     remainingLots: order.quantityLots - order.filledLots,

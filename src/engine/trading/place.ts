@@ -24,6 +24,7 @@ import { isFutures } from '../../domain/category.ts';
 import { placeFuturesOne } from '../futures/place.ts';
 import { countOpen, finish, lineOf, touch, type TradingContext } from './trading-context.ts';
 import { validateOrder, type ValidOrder } from './validate.ts';
+import { stpOwner } from './books.ts';
 import { tradingWallet } from './wallets.ts';
 
 const CANCEL_REASONS: Record<TakerCancelReason, CancelReason> = {
@@ -152,7 +153,7 @@ export function execute(trading: TradingContext, valid: ValidOrder, order: Order
   const marketBuy = order.quoteAmount > 0n;
   const result = match(book, {
     orderId: order.orderId,
-    ownerId: order.uid,
+    ownerId: stpOwner(trading.context.state, order.uid),
     side: order.side,
     kind: order.orderType,
     ...(order.orderType === 'limit'
