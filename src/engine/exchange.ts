@@ -129,6 +129,10 @@ export class Exchange {
   readonly books: Books;
 
   constructor(public readonly state: EngineState = createState()) {
+    // A snapshot written by an older build lacks the fields added since: they start empty.
+    const fresh = createState() as unknown as Record<string, unknown>;
+    const loaded = state as unknown as Record<string, unknown>;
+    for (const key of Object.keys(fresh)) if (!(key in loaded)) loaded[key] = fresh[key];
     this.books = Books.rebuild(state);
   }
 
