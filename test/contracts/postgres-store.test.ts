@@ -10,6 +10,7 @@ import { openPostgresStore } from '../../src/persistence/postgres/postgres-store
 import { databaseFor, postgresTests } from '../persistence/postgres-test-database.ts';
 import { openSqliteStore } from '../../src/persistence/sqlite/sqlite-store.ts';
 import { makeTempDir, removeDir } from '../support/server.ts';
+import { brokerageContract } from './brokerage.contract.ts';
 import { dumpTables, storeContract, type ContractTest, type StoreHarness } from './store.contract.ts';
 import { tradingWorkload } from './store-workload.ts';
 
@@ -59,4 +60,8 @@ const sameRows: ContractTest = {
   },
 };
 
-await postgresTests('store contract tests', [...storeContract(harness), sameRows]);
+await postgresTests('store contract tests', [
+  ...storeContract(harness),
+  sameRows,
+  ...brokerageContract(harness),
+]);

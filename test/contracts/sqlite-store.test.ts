@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { openSqliteStore } from '../../src/persistence/sqlite/sqlite-store.ts';
 import { makeTempDir, removeDir } from '../support/server.ts';
+import { brokerageContract } from './brokerage.contract.ts';
 import { storeContract, type StoreHarness } from './store.contract.ts';
 
 const harness: StoreHarness = {
@@ -27,4 +28,6 @@ const harness: StoreHarness = {
   },
 };
 
-for (const { name, options, body } of storeContract(harness)) test(name, options ?? {}, body);
+for (const { name, options, body } of [...storeContract(harness), ...brokerageContract(harness)]) {
+  test(name, options ?? {}, body);
+}
