@@ -21,6 +21,7 @@ import {
 } from '../params.ts';
 import { caller, reject, type ApiRequest, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
+import { signedRoutes } from './route-kit.ts';
 import { v2MixAccount, v2MixBill, v2Position } from '../wire/futures.ts';
 import { marginCoinsOf, positionsOf, submit } from './futures-service.ts';
 import { productTypeOf } from './mix-input.ts';
@@ -45,22 +46,7 @@ export function v2MixAccountRoutes(services: Services): Route[] {
   const exchange = () => services.sequencer.exchange;
   const uidOf = (request: ApiRequest) => caller(request).account.uid;
   const now = () => services.clock.now();
-  const route = (
-    method: Route['method'],
-    path: string,
-    perSecond: number,
-    write: boolean,
-    handler: Route['handler'],
-  ): Route => ({
-    method,
-    path,
-    auth: 'signed',
-    dialect: 'v2-mix',
-    accountMode: 'classic',
-    rateLimit: { perSecond, by: 'uid' },
-    permission: { area: 'futures_positions', write },
-    handler,
-  });
+  const route = signedRoutes({ dialect: 'v2-mix', accountMode: 'classic', area: 'futures_positions' });
   const symbolSettingsView = (request: ApiRequest, fields: Record<string, unknown>) => {
     const category = productTypeOf(fields);
     const symbol = requiredString(fields, 'symbol').toUpperCase();

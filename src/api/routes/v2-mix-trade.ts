@@ -13,6 +13,7 @@ import { findOpenOrder } from '../../engine/trading/cancel.ts';
 import { asObject, optionalDecimal, optionalString, type Fields } from '../params.ts';
 import { caller, reject, Rejected, type ApiRequest, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
+import { signedRoutes } from './route-kit.ts';
 import { v2MixFill, v2MixOrder } from '../wire/futures.ts';
 import { mixReference, productTypeOf } from './mix-input.ts';
 import { failureText, parseItem, parseV2MixOrder } from './order-input.ts';
@@ -38,22 +39,7 @@ function itemIds(result: { orderId: string; clientOid: string; replaced?: boolea
 export function v2MixTradeRoutes(services: Services): Route[] {
   const state = () => services.sequencer.exchange.state;
   const uidOf = (request: ApiRequest) => caller(request).account.uid;
-  const route = (
-    method: Route['method'],
-    path: string,
-    perSecond: number,
-    write: boolean,
-    handler: Route['handler'],
-  ): Route => ({
-    method,
-    path,
-    auth: 'signed',
-    dialect: 'v2-mix',
-    accountMode: 'classic',
-    rateLimit: { perSecond, by: 'uid' },
-    permission: { area: 'futures_orders', write },
-    handler,
-  });
+  const route = signedRoutes({ dialect: 'v2-mix', accountMode: 'classic', area: 'futures_orders' });
   const parse = (request: ApiRequest, item: unknown, defaults: Fields, category: Category): OrderRequest =>
     parseV2MixOrder(item, defaults, positionModeOf(state(), uidOf(request), category));
 

@@ -8,6 +8,7 @@ import type { Failure } from '../../domain/result-code.ts';
 import { asObject, optionalEnum, optionalString, type Fields } from '../params.ts';
 import { caller, reject, Rejected, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
+import { signedRoutes } from './route-kit.ts';
 import { v2SpotFill, v2SpotOpenOrder, v2SpotOrder } from '../wire/orders.ts';
 import { failureText, parseItem, parseV2SpotOrder } from './order-input.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
@@ -52,22 +53,7 @@ function failed(list: BatchLists, ids: { orderId: string; clientOid: string }, f
 }
 
 export function v2SpotTradeRoutes(services: Services): Route[] {
-  const route = (
-    method: Route['method'],
-    path: string,
-    perSecond: number,
-    write: boolean,
-    handler: Route['handler'],
-  ): Route => ({
-    method,
-    path,
-    auth: 'signed',
-    dialect: 'v2-spot',
-    accountMode: 'classic',
-    rateLimit: { perSecond, by: 'uid' },
-    permission: { area: 'spot', write },
-    handler,
-  });
+  const route = signedRoutes({ dialect: 'v2-spot', accountMode: 'classic', area: 'spot' });
   const uidOf = (request: Parameters<Route['handler']>[0]) => caller(request).account.uid;
 
   return [

@@ -10,6 +10,7 @@ import type { ModifyResult } from '../../engine/trading/modify.ts';
 import { asArray, asObject, optionalDecimal, optionalEnum, optionalString, type Fields } from '../params.ts';
 import { caller, reject, Rejected, unwrap, type ApiRequest, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
+import { signedRoutes } from './route-kit.ts';
 import { v3Fill, v3Order } from '../wire/orders.ts';
 import { failureText, parseItem, parseV3Order, v3Category } from './order-input.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
@@ -53,22 +54,14 @@ function itemResult(result: { orderId: string; clientOid: string; replaced?: boo
 
 export function v3TradeRoutes(services: Services): Route[] {
   const pendingModifies = new Set<string>();
+  const family = signedRoutes({ dialect: 'v3', accountMode: 'unified' });
   const route = (
     method: Route['method'],
     path: string,
     perSecond: number,
     handler: Route['handler'],
     permission?: Route['permission'],
-  ): Route => ({
-    method,
-    path,
-    auth: 'signed',
-    dialect: 'v3',
-    accountMode: 'unified',
-    rateLimit: { perSecond, by: 'uid' },
-    ...(permission ? { permission } : {}),
-    handler,
-  });
+  ): Route => family(method, path, perSecond, permission, handler);
 
   return [
     route(

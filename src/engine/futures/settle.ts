@@ -6,14 +6,14 @@
  */
 import { divide } from '../../domain/decimal.ts';
 import type { Instrument } from '../../domain/instrument.ts';
-import { formatMoney, MONEY_ONE } from '../../domain/money.ts';
+import { MONEY_ONE } from '../../domain/money.ts';
 import { transition, type Order } from '../../domain/order.ts';
 import { positionKey, type HoldSide } from '../../domain/position.ts';
 import { balanceFor, post } from '../accounts/ledger.ts';
 import type { Context } from '../context.ts';
-import { lotsToQuantity, ticksToPrice } from '../instruments/scales.ts';
 import type { Fill } from '../matching/index.ts';
 import { feeRate } from '../trading/settle.ts';
+import { recordFill } from '../trading/fill-record.ts';
 import { touch, type TradingContext } from '../trading/trading-context.ts';
 import { ensureInsuranceFund } from './insurance.ts';
 import { closeLeg, openLeg, retireIfFlat } from './positions.ts';
@@ -153,29 +153,14 @@ export function settleFuturesSide(
   futures.realisedPnl += pnl;
   transition(order, order.filledLots >= order.quantityLots ? 'filled' : 'partially_filled');
   touch(trading, order);
-  context.emit({
-    type: 'FillRecorded',
-    fill: {
-      execId: context.nextId(),
-      tradeId,
-      orderId: order.orderId,
-      clientOid: order.clientOid,
-      uid,
-      category: order.category,
-      symbol: instrument.symbol,
-      orderType: order.orderType,
-      side: order.side,
-      execPrice: ticksToPrice(instrument, fill.priceTicks),
-      execQty: lotsToQuantity(instrument, fill.lots),
-      execValue: formatMoney(fill.quote),
-      tradeScope: role,
-      tradeSide: closedLots > 0 ? 'close' : 'open',
-      feeCoin: coin,
-      fee: formatMoney(fee),
-      execPnl: formatMoney(pnl),
-      timeMs: context.nowMs,
-      posSide: closedLots > 0 && closeSide ? closeSide : openSide,
-      posMode: futures.posMode,
-    },
+  recordFill(context, instrument, order, fill, {
+    role,
+    tradeId,
+    feeCoin: coin,
+    fee,
+    pnl,
+    tradeSide: closedLots > 0 ? 'close' : 'open',
+    posSide: closedLots > 0 && closeSide ? closeSide : openSide,
+    posMode: futures.posMode,
   });
 }

@@ -5,11 +5,12 @@
  */
 import { divide, parseScaled } from '../../domain/decimal.ts';
 import type { Instrument } from '../../domain/instrument.ts';
-import { formatMoney, MONEY_ONE, MONEY_SCALE } from '../../domain/money.ts';
+import { MONEY_ONE, MONEY_SCALE } from '../../domain/money.ts';
 import { transition, type Order } from '../../domain/order.ts';
 import { post } from '../accounts/ledger.ts';
 import { lotsToMoney, lotsToQuantity, ticksToPrice } from '../instruments/scales.ts';
 import type { Fill } from '../matching/index.ts';
+import { recordFill } from './fill-record.ts';
 import { isFutures } from '../../domain/category.ts';
 import { settleFuturesSide } from '../futures/settle.ts';
 import { touch, type TradingContext } from './trading-context.ts';
@@ -51,28 +52,13 @@ function settleSide(
   const complete = order.quantityLots > 0 && order.filledLots >= order.quantityLots;
   transition(order, complete ? 'filled' : 'partially_filled');
   touch(trading, order);
-  context.emit({
-    type: 'FillRecorded',
-    fill: {
-      execId: context.nextId(),
-      tradeId,
-      orderId: order.orderId,
-      clientOid: order.clientOid,
-      uid,
-      category: order.category,
-      symbol,
-      orderType: order.orderType,
-      side: order.side,
-      execPrice: ticksToPrice(instrument, fill.priceTicks),
-      execQty: lotsToQuantity(instrument, fill.lots),
-      execValue: formatMoney(fill.quote),
-      tradeScope: role,
-      tradeSide: 'open',
-      feeCoin: receivedCoin,
-      fee: formatMoney(fee),
-      execPnl: '0',
-      timeMs: context.nowMs,
-    },
+  recordFill(context, instrument, order, fill, {
+    role,
+    tradeId,
+    feeCoin: receivedCoin,
+    fee,
+    pnl: 0n,
+    tradeSide: 'open',
   });
 }
 

@@ -1,0 +1,52 @@
+/** The fill history record of one side of a trade, as both spot and futures settlement write it. */
+import type { FillView } from '../../domain/events.ts';
+import type { Instrument } from '../../domain/instrument.ts';
+import { formatMoney } from '../../domain/money.ts';
+import type { Order } from '../../domain/order.ts';
+import type { Context } from '../context.ts';
+import { lotsToQuantity, ticksToPrice } from '../instruments/scales.ts';
+import type { Fill } from '../matching/index.ts';
+
+export interface FillOutcome {
+  role: 'maker' | 'taker';
+  tradeId: string;
+  feeCoin: string;
+  fee: bigint;
+  pnl: bigint;
+  tradeSide: 'open' | 'close';
+  /** Futures only. */
+  posSide?: string;
+  posMode?: string;
+}
+
+export function recordFill(
+  context: Context,
+  instrument: Instrument,
+  order: Order,
+  fill: Fill,
+  outcome: FillOutcome,
+): void {
+  const view: FillView = {
+    execId: context.nextId(),
+    tradeId: outcome.tradeId,
+    orderId: order.orderId,
+    clientOid: order.clientOid,
+    uid: order.uid,
+    category: order.category,
+    symbol: instrument.symbol,
+    orderType: order.orderType,
+    side: order.side,
+    execPrice: ticksToPrice(instrument, fill.priceTicks),
+    execQty: lotsToQuantity(instrument, fill.lots),
+    execValue: formatMoney(fill.quote),
+    tradeScope: outcome.role,
+    tradeSide: outcome.tradeSide,
+    feeCoin: outcome.feeCoin,
+    fee: formatMoney(outcome.fee),
+    execPnl: formatMoney(outcome.pnl),
+    timeMs: context.nowMs,
+    ...(outcome.posSide ? { posSide: outcome.posSide } : {}),
+    ...(outcome.posMode ? { posMode: outcome.posMode } : {}),
+  };
+  context.emit({ type: 'FillRecorded', fill: view });
+}
