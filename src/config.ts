@@ -7,6 +7,7 @@ import { parseRateLimitConfig, type RateLimitConfig } from './api/rate-limit.ts'
 import { parseFeedConfig } from './market/feed-config.ts';
 import type { MarketConfig } from './market/index.ts';
 import { parseLiquidityConfig } from './market/liquidity.ts';
+import { parseWsConfig, type WsConfig } from './api/ws/config.ts';
 
 export interface Config {
   host: string;
@@ -25,6 +26,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Price feeds and the liquidity provider (BOURSE_FEED, BOURSE_LIQUIDITY_*; docs/market-data.md). */
   market: MarketConfig;
+  /** WebSocket limits (BOURSE_WS_*; docs/websocket.md). */
+  websocket: WsConfig;
 }
 
 function flag(value: string | undefined, fallback: boolean, name: string): boolean {
@@ -74,5 +77,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: flag(env.BOURSE_SEED_DEMO, true, 'BOURSE_SEED_DEMO'),
     databaseUrl: databaseUrl(env.BOURSE_DATABASE_URL),
     market: { feeds: parseFeedConfig(env.BOURSE_FEED), liquidity: parseLiquidityConfig(env) },
+    websocket: parseWsConfig(env),
   };
 }

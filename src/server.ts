@@ -8,7 +8,8 @@ import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { buildApp } from './api/app.ts';
+import { buildApp, clientIp } from './api/app.ts';
+import { attachWebSocket, type WsGateway } from './api/ws/gateway.ts';
 import { failure } from './api/envelope.ts';
 import { wireError } from './api/error-map.ts';
 import { createLogger, type LogSink, type Logger } from './api/logger.ts';
@@ -40,6 +41,8 @@ export interface RunningServer {
   logger: Logger;
   /** Price feeds and the liquidity provider (src/market). */
   market: Market;
+  /** The WebSocket endpoints (src/api/ws). */
+  websocket: WsGateway;
   close(): Promise<void>;
 }
 
@@ -131,6 +134,15 @@ export async function startServer(config: Config, logSink: LogSink | null = null
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
     answerClientError(error, socket, services.wallNow()),
   );
+  await sequencer.drain();
+  const websocket = attachWebSocket(server, {
+    services,
+    config: config.websocket,
+    enforceAccountMode: config.enforceAccountMode,
+    clientIp: (request) => clientIp(request, config.trustProxy),
+    onError: (error) =>
+      logger.error('websocket error', { error: error instanceof Error ? error.message : String(error) }),
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -164,8 +176,10 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     services,
     logger,
     market,
+    websocket,
     async close() {
       await market.stop();
+      await websocket.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -78,7 +78,7 @@ function decodePathPart(text: string): string | null {
   }
 }
 
-function clientIp(request: IncomingMessage, trustProxy: boolean): string {
+export function clientIp(request: IncomingMessage, trustProxy: boolean): string {
   const forwarded = trustProxy ? request.headers['x-forwarded-for'] : undefined;
   const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
   const address = first || request.socket.remoteAddress || '';

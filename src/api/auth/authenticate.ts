@@ -7,7 +7,7 @@
  * in memory only, so a signed request costs one HMAC, not an AES open and an scrypt.
  */
 import { createHash } from 'node:crypto';
-import { hasPermission } from '../../domain/account.ts';
+import { hasPermission, type ApiKeyRecord } from '../../domain/account.ts';
 import type { EngineState } from '../../engine/state.ts';
 import type { SecretBox } from '../../security/secrets.ts';
 import { verifyPassphrase } from '../../security/secrets.ts';
@@ -82,6 +82,15 @@ export class Authenticator {
       reject('PERMISSION_DENIED', needed.write ? 'read and write' : 'read');
     }
     return caller;
+  }
+
+  /**
+   * The key's secret once `passphrase` is verified against it, or null. The same opening and
+   * caching as a signed request; the WebSocket login (src/api/ws/login.ts) uses it.
+   */
+  async unlock(key: ApiKeyRecord, passphrase: string): Promise<string | null> {
+    const opened = this.open(key.apiKey, key.secretCipher, key.passphraseHash);
+    return (await this.passphraseMatches(opened, passphrase)) ? opened.secret : null;
   }
 
   private open(apiKey: string, sealedSecret: string, passphraseHash: string): OpenedKey {

@@ -1,0 +1,81 @@
+/**
+ * What one durable batch means for the pushes: events sorted by who and what they touch,
+ * in the order they happened. Order rows remember the latest fill of their own command (the
+ * engine reports an order after its fills), which the v2 `orders` row carries.
+ */
+import type { EngineEvent, FillView, PositionClosed, TradeRecorded } from '../../domain/events.ts';
+import { instrumentKey } from '../../domain/instrument.ts';
+import type { OrderView } from '../../domain/order-view.ts';
+import type { Category } from '../../domain/category.ts';
+import type { EngineState } from '../../engine/state.ts';
+import type { BookMirror, InstrumentBook } from './book-mirror.ts';
+
+export interface OrderChange {
+  order: OrderView;
+  latestFill: FillView | undefined;
+}
+
+export class Batch {
+  readonly orders = new Map<string, OrderChange[]>();
+  readonly fills = new Map<string, FillView[]>();
+  readonly closed = new Map<string, PositionClosed['position'][]>();
+  readonly touchedUids = new Set<string>();
+  readonly books = new Set<InstrumentBook>();
+  readonly trades = new Map<string, TradeRecorded[]>();
+  /** Instruments whose ticker may have changed (trades, index price, book). */
+  readonly tickers = new Set<string>();
+  private readonly latestFill = new Map<string, FillView>();
+
+  constructor(
+    private readonly state: EngineState,
+    private readonly mirror: BookMirror,
+  ) {}
+
+  private add<T>(map: Map<string, T[]>, key: string, value: T): void {
+    const list = map.get(key);
+    if (list) list.push(value);
+    else map.set(key, [value]);
+  }
+
+  collect(event: EngineEvent): void {
+    switch (event.type) {
+      case 'OrderUpdated': {
+        const { order } = event;
+        const book = this.mirror.apply(this.state, order);
+        if (book) this.books.add(book);
+        this.add(this.orders, order.uid, { order, latestFill: this.latestFill.get(order.orderId) });
+        this.touchedUids.add(order.uid);
+        return;
+      }
+      case 'FillRecorded':
+        this.latestFill.set(event.fill.orderId, event.fill);
+        this.add(this.fills, event.fill.uid, event.fill);
+        this.touchedUids.add(event.fill.uid);
+        return;
+      case 'TradeRecorded': {
+        const key = instrumentKey(event.category as Category, event.symbol);
+        this.add(this.trades, key, event);
+        this.tickers.add(key);
+        return;
+      }
+      case 'IndexPriceSet':
+        this.tickers.add(instrumentKey(event.category as Category, event.symbol));
+        return;
+      case 'PositionClosed':
+        this.add(this.closed, event.position.uid, event.position);
+        this.touchedUids.add(event.position.uid);
+        return;
+      case 'BillPosted':
+      case 'FundingRecorded':
+      case 'FundingSettled':
+        this.touchedUids.add(event.uid);
+        return;
+      case 'TransferRecorded':
+        this.touchedUids.add(event.fromUid);
+        this.touchedUids.add(event.toUid);
+        return;
+      default:
+        return;
+    }
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Private pushes for one touched account in one durable batch, and the first push of a new
+ * private subscription. orders, fill and positions-history carry the batch's own events;
+ * account and positions carry the account's current rows, sent only when they differ from
+ * what the subscription last received (account: per coin; positions: the whole list, which
+ * is how the venue reports a position that closed — it is no longer in the list).
+ *
+ * orders and fill send no snapshot on subscribe (the venue's do not); account and positions do.
+ */
+import type { Category } from '../../domain/category.ts';
+import type { Services } from '../services.ts';
+import type { Batch } from './batch.ts';
+import type { Channel } from './channels.ts';
+import type { Subscription } from './connection.ts';
+import { pushText } from './messages.ts';
+import {
+  positionHistoryRow,
+  positionRows,
+  v2AccountRows,
+  v2FillRow,
+  v2OrderRow,
+  v3AccountRow,
+  v3FillRow,
+  v3OrderRow,
+} from './private-feed.ts';
+
+type Row = Record<string, unknown>;
+
+function matches(channel: Channel, category: string, symbol: string): boolean {
+  if (channel.category !== null && channel.category !== category) return false;
+  return channel.symbol === '' || channel.symbol === symbol;
+}
+
+function accountRows(services: Services, channel: Channel, uid: string): Map<string, Row> {
+  const { state, books } = services.sequencer.exchange;
+  if (channel.dialect === 'v3') return new Map([['UTA', v3AccountRow(state, uid)]]);
+  return v2AccountRows(state, books, uid, channel.category as Category, channel.symbol);
+}
+
+function positionsOf(services: Services, channel: Channel, uid: string): Row[] {
+  const { state, books } = services.sequencer.exchange;
+  return positionRows(state, books, uid, channel.category, channel.dialect);
+}
+
+/** Account rows that changed since the subscription's last push (all of them the first time). */
+function changedAccountRows(sub: Subscription, rows: Map<string, Row>): Row[] {
+  const changed: Row[] = [];
+  for (const [key, row] of rows) {
+    const text = JSON.stringify(row);
+    if (sub.lastRows.get(key) === text) continue;
+    sub.lastRows.set(key, text);
+    changed.push(row);
+  }
+  return changed;
+}
+
+export function privateSnapshot(services: Services, sub: Subscription, nowMs: number): void {
+  const { channel } = sub;
+  const uid = sub.connection.uid;
+  if (!uid) return;
+  if (channel.kind === 'account') {
+    const rows = changedAccountRows(sub, accountRows(services, channel, uid));
+    sub.connection.send(pushText(channel, 'snapshot', rows, nowMs));
+  } else if (channel.kind === 'positions') {
+    const rows = positionsOf(services, channel, uid);
+    sub.lastText = JSON.stringify(rows);
+    sub.connection.send(pushText(channel, 'snapshot', rows, nowMs));
+  }
+}
+
+/** Rows of the batch's own events for an event channel (orders, fill, positions-history). */
+function eventRows(batch: Batch, channel: Channel, uid: string): Row[] {
+  if (channel.kind === 'orders') {
+    return (batch.orders.get(uid) ?? [])
+      .filter(({ order }) => matches(channel, order.category, order.symbol))
+      .map(({ order, latestFill }) =>
+        channel.dialect === 'v2' ? v2OrderRow(order, latestFill) : v3OrderRow(order),
+      );
+  }
+  if (channel.kind === 'fill') {
+    return (batch.fills.get(uid) ?? [])
+      .filter((fill) => matches(channel, fill.category, fill.symbol))
+      .map((fill) => (channel.dialect === 'v2' ? v2FillRow(fill, fill.clientOid) : v3FillRow(fill)));
+  }
+  if (channel.kind === 'positions-history') {
+    return (batch.closed.get(uid) ?? [])
+      .filter((closed) => matches(channel, closed.category, closed.symbol))
+      .map(positionHistoryRow);
+  }
+  return [];
+}
+
+export function privatePushes(
+  services: Services,
+  batch: Batch,
+  uid: string,
+  subs: Iterable<Subscription>,
+  nowMs: number,
+): [Subscription, string][] {
+  const pushes: [Subscription, string][] = [];
+  const eventTexts = new Map<string, string | null>();
+  const stateRows = new Map<string, Map<string, Row> | Row[]>();
+  for (const sub of subs) {
+    const { channel } = sub;
+    if (channel.kind === 'account' || channel.kind === 'positions') {
+      let rows = stateRows.get(channel.key);
+      if (!rows) {
+        rows =
+          channel.kind === 'account'
+            ? accountRows(services, channel, uid)
+            : positionsOf(services, channel, uid);
+        stateRows.set(channel.key, rows);
+      }
+      if (rows instanceof Map) {
+        const changed = changedAccountRows(sub, rows);
+        if (changed.length > 0) pushes.push([sub, pushText(channel, 'snapshot', changed, nowMs)]);
+      } else {
+        const text = JSON.stringify(rows);
+        if (text === sub.lastText) continue;
+        sub.lastText = text;
+        pushes.push([sub, pushText(channel, 'snapshot', rows, nowMs)]);
+      }
+      continue;
+    }
+    let text = eventTexts.get(channel.key);
+    if (text === undefined) {
+      const rows = eventRows(batch, channel, uid);
+      text = rows.length > 0 ? pushText(channel, 'snapshot', rows, nowMs) : null;
+      eventTexts.set(channel.key, text);
+    }
+    if (text !== null) pushes.push([sub, text]);
+  }
+  // Orders before their fills, then positions and balances (a stable sort keeps the rest).
+  return pushes.sort((a, b) => (RANK[a[0].channel.kind] ?? 9) - (RANK[b[0].channel.kind] ?? 9));
+}
+
+const RANK: Partial<Record<Channel['kind'], number>> = {
+  orders: 0,
+  'orders-algo': 1,
+  fill: 2,
+  positions: 3,
+  account: 4,
+  'positions-history': 5,
+};
