@@ -311,3 +311,37 @@ test('broker report when the caller has no sub-accounts or is one answers 40014'
     'Incorrect permissions, need main account permissions',
   ]);
 });
+
+test('pending record when the server restarts is still pending and settles afterwards', async (t) => {
+  const { makeTempDir, removeDir, startTestServer, TEST_OPERATOR_TOKEN } =
+    await import('../../support/server.ts');
+  const { OperatorClient } = await import('../../support/operator.ts');
+  const dataDir = makeTempDir();
+  t.after(() => removeDir(dataDir));
+  const env = { BOURSE_CLOCK: 'simulated', BOURSE_SEED_DEMO: 'false' };
+  const first = await startTestServer({ dataDir, env });
+  const operator = new OperatorClient(first.url, TEST_OPERATOR_TOKEN);
+  const { uid: main } = await operator.createAccount();
+  const { uid: sub } = await operator.createAccount({ kind: 'virtual', parentUid: main });
+  const pending = await admin<FundingView>(operator, 'POST', `/admin/v1/accounts/${sub}/deposits`, {
+    coin: 'USDT',
+    amount: '12',
+    status: 'pending',
+  });
+  await first.stop();
+  const second = await startTestServer({ dataDir, env });
+  t.after(() => second.close());
+  const again = new OperatorClient(second.url, TEST_OPERATOR_TOKEN);
+  await admin(again, 'POST', `/admin/v1/funding/${pending.id}/settle`, { status: 'success' });
+  assert.deepEqual((await again.getAccount(sub)).wallets.spot?.USDT?.available, '12');
+  const rows = await second.services.store.brokerFunding({
+    parentUid: main,
+    startTimeMs: 0,
+    endTimeMs: Number.MAX_SAFE_INTEGER,
+    limit: 10,
+  });
+  assert.deepEqual(
+    rows.map((row) => [row.uid, row.amount, row.status]),
+    [[sub, 1_200_000_000n, 'success']],
+  );
+});
