@@ -16,14 +16,20 @@ export const USAGE = `usage: bourse-admin <command> [arguments] [--url URL] [--t
   accounts create [--mode classic|unified] [--kind main|sub|virtual] [--parent UID] [--label TEXT]
   accounts get UID
   keys create UID [--permissions CODES] [--ip IPS] [--passphrase TEXT] [--label TEXT]
-  deposit UID COIN AMOUNT [--wallet WALLET] [--sub-type onchain|internal|fast]
-  withdraw UID COIN AMOUNT [--wallet WALLET] [--sub-type onchain|internal|fast]
+  deposit UID COIN AMOUNT [--wallet WALLET] [--sub-type onchain|internal|fast] [--status pending|success]
+  withdraw UID COIN AMOUNT [--wallet WALLET] [--sub-type onchain|internal|fast] [--status pending|success]
+  settle RECORD_ID success|fail
   price set CATEGORY SYMBOL INDEX_PRICE
+  funding-rate set CATEGORY SYMBOL RATE|null
   instruments list [--category CATEGORY]
   instruments add FIELD=VALUE... | --json OBJECT
   instruments patch CATEGORY SYMBOL FIELD=VALUE... | --json OBJECT
   clock get
   clock advance MS
+  agents register UID --rebate-rate RATE [--spot-rate RATE] [--margin-rate RATE] [--futures-rate RATE]
+  agents get UID
+  agents add-customer AGENT_UID CUSTOMER_UID
+  kyc set UID passed|not_passed
 
 Lists (--permissions, --ip, supportMarginCoins=) are comma-separated.
 The server and token come from --url/BOURSE_URL and --token/BOURSE_OPERATOR_TOKEN, or from
@@ -56,6 +62,11 @@ const OPTIONS = {
   wallet: { type: 'string' },
   'sub-type': { type: 'string' },
   category: { type: 'string' },
+  status: { type: 'string' },
+  'rebate-rate': { type: 'string' },
+  'spot-rate': { type: 'string' },
+  'margin-rate': { type: 'string' },
+  'futures-rate': { type: 'string' },
   json: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -139,7 +150,13 @@ function keyCall(action: string, rest: string[], options: Options): Call {
 function fundingCall(command: 'deposit' | 'withdraw', rest: string[], options: Options): Call {
   const [uid = '', coin, amount] = need(rest, 3, 'UID COIN AMOUNT');
   const route = command === 'deposit' ? 'deposits' : 'withdrawals';
-  const body = defined({ coin, amount, wallet: text(options, 'wallet'), subType: text(options, 'sub-type') });
+  const body = defined({
+    coin,
+    amount,
+    wallet: text(options, 'wallet'),
+    subType: text(options, 'sub-type'),
+    status: text(options, 'status'),
+  });
   return { method: 'POST', path: `/admin/v1/accounts/${encodeURIComponent(uid)}/${route}`, body };
 }
 
@@ -166,9 +183,65 @@ function instrumentCall(action: string, rest: string[], options: Options): Call 
   throw new UsageError(`unknown instruments action ${action}`);
 }
 
+function agentCall(action: string, rest: string[], options: Options): Call {
+  if (action === 'register') {
+    const [uid] = need(rest, 1, 'UID');
+    const body = defined({
+      uid,
+      rebateRate: text(options, 'rebate-rate'),
+      spotRebateRate: text(options, 'spot-rate'),
+      marginRebateRate: text(options, 'margin-rate'),
+      futuresRebateRate: text(options, 'futures-rate'),
+    });
+    return { method: 'POST', path: '/admin/v1/agents', body };
+  }
+  if (action === 'get') {
+    const [uid = ''] = need(rest, 1, 'UID');
+    return { method: 'GET', path: `/admin/v1/agents/${encodeURIComponent(uid)}` };
+  }
+  if (action === 'add-customer') {
+    const [agentUid = '', customerUid] = need(rest, 2, 'AGENT_UID CUSTOMER_UID');
+    return {
+      method: 'POST',
+      path: `/admin/v1/agents/${encodeURIComponent(agentUid)}/customers`,
+      body: { customerUid },
+    };
+  }
+  throw new UsageError(`unknown agents action ${action}`);
+}
+
+/** Commands of one verb and one action with fixed positionals: settle, funding-rate, kyc. */
+function simpleCall(command: string, action: string, rest: string[]): Call | null {
+  if (command === 'settle') {
+    const [recordId = '', status] = need([action, ...rest], 2, 'RECORD_ID success|fail');
+    return {
+      method: 'POST',
+      path: `/admin/v1/funding/${encodeURIComponent(recordId)}/settle`,
+      body: { status },
+    };
+  }
+  if (command === 'funding-rate' && action === 'set') {
+    const [category, symbol, rate] = need(rest, 3, 'CATEGORY SYMBOL RATE|null');
+    return {
+      method: 'PUT',
+      path: '/admin/v1/funding-rates',
+      body: { category, symbol, rate: rate === 'null' ? null : rate },
+    };
+  }
+  if (command === 'kyc' && action === 'set') {
+    const [uid = '', result] = need(rest, 2, 'UID passed|not_passed');
+    return { method: 'PUT', path: `/admin/v1/accounts/${encodeURIComponent(uid)}/kyc`, body: { result } };
+  }
+  if (command === 'funding-rate' || command === 'kyc')
+    throw new UsageError(`unknown ${command} action ${action}`);
+  return null;
+}
+
 /** The operator route for a command line, or a UsageError. */
 export function callFor(positionals: string[], options: Options): Call {
   const [command = '', action = '', ...rest] = positionals;
+  const simple = simpleCall(command, action, rest);
+  if (simple) return simple;
   switch (command) {
     case 'accounts':
       return accountCall(action, rest, options);
@@ -184,6 +257,8 @@ export function callFor(positionals: string[], options: Options): Call {
     }
     case 'instruments':
       return instrumentCall(action, rest, options);
+    case 'agents':
+      return agentCall(action, rest, options);
     case 'clock':
       if (action === 'get') return { method: 'GET', path: '/admin/v1/clock' };
       if (action === 'advance')

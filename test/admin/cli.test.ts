@@ -196,3 +196,62 @@ test('bin/bourse-admin.mjs when run as a program talks to the server', { timeout
     (error: { code: number; stderr: string }) => error.code === 1 && error.stderr.includes('40034'),
   );
 });
+
+test('bourse-admin deposit with --status pending and settle when called credit on settlement', async () => {
+  const { uid } = (await cli(['accounts', 'create'])).json() as { uid: string };
+  const pending = await cli(['deposit', uid, 'USDT', '40', '--status', 'pending']);
+  assert.equal(pending.code, 0, pending.stderr);
+  const record = pending.json() as { id: string; status: string };
+  assert.equal(record.status, 'pending');
+  const balance = async () =>
+    (
+      (await cli(['accounts', 'get', uid])).json() as {
+        wallets: Record<string, Record<string, { available: string }>>;
+      }
+    ).wallets.spot?.USDT?.available;
+  assert.equal(await balance(), undefined);
+  const settled = await cli(['settle', record.id, 'success']);
+  assert.equal(settled.code, 0, settled.stderr);
+  assert.deepEqual(settled.json(), { recordId: record.id, status: 'success' });
+  assert.equal(await balance(), '40');
+  const again = await cli(['settle', record.id, 'fail']);
+  assert.equal(again.code, 1);
+});
+
+test('bourse-admin funding-rate set when called fixes and releases the rate', async () => {
+  const fixed = await cli(['funding-rate', 'set', 'usdt-futures', 'btcusdt', '0.0001']);
+  assert.equal(fixed.code, 0, fixed.stderr);
+  assert.deepEqual(fixed.json(), { category: 'USDT-FUTURES', symbol: 'BTCUSDT', rate: '0.0001' });
+  const released = await cli(['funding-rate', 'set', 'USDT-FUTURES', 'BTCUSDT', 'null']);
+  assert.equal(released.json().rate, null);
+});
+
+test('bourse-admin agents and kyc when called register an agent, a customer and a KYC result', async () => {
+  const { uid: agent } = (await cli(['accounts', 'create'])).json() as { uid: string };
+  const { uid: customer } = (await cli(['accounts', 'create'])).json() as { uid: string };
+  const registered = await cli([
+    'agents',
+    'register',
+    agent,
+    '--rebate-rate',
+    '0.3',
+    '--futures-rate',
+    '0.2',
+  ]);
+  assert.equal(registered.code, 0, registered.stderr);
+  assert.deepEqual([registered.json().rebateRate, registered.json().futuresRebateRate], ['0.3', '0.2']);
+  const referred = await cli(['agents', 'add-customer', agent, customer]);
+  assert.equal(referred.code, 0, referred.stderr);
+  assert.deepEqual((await cli(['agents', 'get', agent])).json().customers, [customer]);
+  const kyc = await cli(['kyc', 'set', customer, 'passed']);
+  assert.equal(kyc.code, 0, kyc.stderr);
+  assert.equal(kyc.json().kycResult, 'passed');
+  for (const args of [
+    ['agents', 'register'],
+    ['kyc', 'get', customer],
+    ['settle', '1'],
+    ['funding-rate', 'get'],
+  ]) {
+    assert.equal((await cli(args)).code, 2, args.join(' '));
+  }
+});

@@ -31,6 +31,12 @@ const ROUTES: [string, string, unknown][] = [
   ['PATCH', '/admin/v1/instruments', {}],
   ['GET', '/admin/v1/clock', undefined],
   ['POST', '/admin/v1/clock/advance', { ms: '1' }],
+  ['PUT', '/admin/v1/funding-rates', { category: 'USDT-FUTURES', symbol: 'BTCUSDT', rate: '0.01' }],
+  ['POST', '/admin/v1/funding/100000000000000001/settle', { status: 'success' }],
+  ['POST', '/admin/v1/agents', { uid: '1000000001', rebateRate: '0.5' }],
+  ['GET', '/admin/v1/agents/1000000001', undefined],
+  ['POST', '/admin/v1/agents/1000000001/customers', { customerUid: '1000000002' }],
+  ['PUT', '/admin/v1/accounts/1000000001/kyc', { result: 'passed' }],
 ];
 
 test('operator route when the bearer token is missing or wrong answers 401 and changes nothing', async () => {
