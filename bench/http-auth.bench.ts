@@ -45,7 +45,13 @@ function median(values: number[]): number {
 async function main(): Promise<void> {
   const dataDir = makeTempDir('bourse-bench-');
   const config = {
-    ...loadConfig({ BOURSE_DATA_DIR: dataDir, PORT: '0', BOURSE_RATE_LIMITS: 'off' }),
+    ...loadConfig({
+      BOURSE_DATA_DIR: dataDir,
+      PORT: '0',
+      BOURSE_RATE_LIMITS: 'off',
+      BOURSE_FEED: 'off',
+      BOURSE_LIQUIDITY: 'off',
+    }),
     log: 'off' as const,
   };
   const bourse = await startServer(config);
