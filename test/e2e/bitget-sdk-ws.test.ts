@@ -86,7 +86,7 @@ test('WebsocketClientV2 sees a REST order live, partially filled and filled, wit
   const mine = recorder(privateWs);
   const market = recorder(publicWs);
   privateWs.subscribeTopic('SPOT', 'orders');
-  privateWs.subscribeTopic('SPOT', 'fill');
+  privateWs.subscribeTopic('SPOT', 'fill' as never);
   privateWs.subscribeTopic('SPOT', 'account');
   publicWs.subscribeTopic('SPOT', 'books', 'BTCUSDT');
   publicWs.subscribeTopic('SPOT', 'trade', 'BTCUSDT');

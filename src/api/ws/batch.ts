@@ -15,10 +15,43 @@ export interface OrderChange {
   latestFill: FillView | undefined;
 }
 
+/**
+ * The fields of a plan order (the triggers' PlanUpdated event) that the orders-algo and
+ * strategy-order rows use. Read structurally, so this module does not depend on the plan
+ * module's internals.
+ */
+export interface PlanChange {
+  planId: string;
+  clientOid: string;
+  uid: string;
+  category: string;
+  symbol: string;
+  planType: string;
+  triggerType: string;
+  triggerPrice: string;
+  orderType: string;
+  executePrice: string;
+  size: string;
+  side: string;
+  holdSide: string;
+  tradeSide: string;
+  reduceOnly: boolean;
+  posMode: string;
+  marginMode: string;
+  marginCoin: string;
+  stpMode: string;
+  callbackRatio: string;
+  status: string;
+  executeOrderId: string;
+  createdTimeMs: number;
+  updatedTimeMs: number;
+}
+
 export class Batch {
   readonly orders = new Map<string, OrderChange[]>();
   readonly fills = new Map<string, FillView[]>();
   readonly closed = new Map<string, PositionClosed['position'][]>();
+  readonly plans = new Map<string, PlanChange[]>();
   readonly touchedUids = new Set<string>();
   readonly books = new Set<InstrumentBook>();
   readonly trades = new Map<string, TradeRecorded[]>();
@@ -75,7 +108,14 @@ export class Batch {
         this.touchedUids.add(event.toUid);
         return;
       default:
-        return;
+        this.collectOther(event as { type: string; plan?: PlanChange });
+    }
+  }
+
+  private collectOther(event: { type: string; plan?: PlanChange }): void {
+    if (event.type === 'PlanUpdated' && event.plan) {
+      this.add(this.plans, event.plan.uid, event.plan);
+      this.touchedUids.add(event.plan.uid);
     }
   }
 }

@@ -22,6 +22,7 @@ import { usdtPriceOf } from '../../engine/trading/reference-price.ts';
 import { tradingWallet } from '../../engine/trading/wallets.ts';
 import { v2MixFill, v2MixOrder, v2Position, v3Position } from '../wire/futures.ts';
 import { v3Fill, v3Order } from '../wire/orders.ts';
+import type { PlanChange } from './batch.ts';
 
 type Row = Record<string, unknown>;
 
@@ -146,6 +147,71 @@ export function v3OrderRow(order: OrderView): Row {
 
 export function v3FillRow(fill: FillView): Row {
   return { ...v3Fill(fill), ...(fill.posSide ? { holdSide: fill.posSide } : {}) };
+}
+
+/** The venue's WebSocket plan types are short codes (REST normal_plan is "pl", …). */
+const WS_PLAN_TYPES: Record<string, string> = {
+  normal_plan: 'pl',
+  track_plan: 'track',
+  profit_plan: 'tp',
+  loss_plan: 'sl',
+  pos_profit: 'ptp',
+  pos_loss: 'psl',
+  moving_plan: 'mtpsl',
+};
+
+export function v2PlanRow(plan: PlanChange): Row {
+  const hedge = plan.posMode === 'hedge_mode';
+  return {
+    instId: plan.symbol,
+    orderId: plan.planId,
+    clientOid: plan.clientOid,
+    triggerPrice: plan.triggerPrice,
+    triggerType: plan.triggerType,
+    triggerTime: plan.status === 'live' ? '' : String(plan.updatedTimeMs),
+    planType: WS_PLAN_TYPES[plan.planType] ?? plan.planType,
+    price: plan.executePrice,
+    executePrice: plan.executePrice,
+    size: plan.size,
+    actualSize: plan.status === 'executed' ? plan.size : '0',
+    orderType: plan.orderType,
+    side: hedge ? (plan.holdSide === 'long' ? 'buy' : 'sell') : plan.side,
+    tradeSide: plan.tradeSide,
+    posSide: hedge ? plan.holdSide : 'net',
+    marginCoin: plan.marginCoin,
+    status: plan.status,
+    posMode: plan.posMode,
+    enterPointSource: 'API',
+    callbackRatio: plan.callbackRatio,
+    stpMode: plan.stpMode,
+    cTime: String(plan.createdTimeMs),
+    uTime: String(plan.updatedTimeMs),
+  };
+}
+
+export function v3PlanRow(plan: PlanChange): Row {
+  return {
+    orderId: plan.planId,
+    clientOid: plan.clientOid,
+    category: plan.category,
+    symbol: plan.symbol,
+    planType: plan.planType,
+    triggerPrice: plan.triggerPrice,
+    triggerBy: plan.triggerType,
+    orderType: plan.orderType,
+    price: plan.executePrice,
+    qty: plan.size,
+    side: plan.side,
+    holdSide: plan.holdSide,
+    tradeSide: plan.tradeSide,
+    reduceOnly: plan.reduceOnly ? 'yes' : 'no',
+    marginMode: plan.marginMode,
+    marginCoin: plan.marginCoin,
+    status: plan.status,
+    executeOrderId: plan.executeOrderId,
+    createdTime: String(plan.createdTimeMs),
+    updatedTime: String(plan.updatedTimeMs),
+  };
 }
 
 function positionsOf(state: EngineState, uid: string, category: Category | null): Position[] {

@@ -22,6 +22,8 @@ import {
   v3AccountRow,
   v3FillRow,
   v3OrderRow,
+  v2PlanRow,
+  v3PlanRow,
 } from './private-feed.ts';
 
 type Row = Record<string, unknown>;
@@ -81,6 +83,11 @@ function eventRows(batch: Batch, channel: Channel, uid: string): Row[] {
     return (batch.fills.get(uid) ?? [])
       .filter((fill) => matches(channel, fill.category, fill.symbol))
       .map((fill) => (channel.dialect === 'v2' ? v2FillRow(fill, fill.clientOid) : v3FillRow(fill)));
+  }
+  if (channel.kind === 'orders-algo') {
+    return (batch.plans.get(uid) ?? [])
+      .filter((plan) => matches(channel, plan.category, plan.symbol))
+      .map((plan) => (channel.dialect === 'v2' ? v2PlanRow(plan) : v3PlanRow(plan)));
   }
   if (channel.kind === 'positions-history') {
     return (batch.closed.get(uid) ?? [])
