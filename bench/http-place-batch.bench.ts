@@ -1,0 +1,199 @@
+/**
+ * HTTP order-entry benchmark (`npm run bench:orders`; not a test): signed POST
+ * /api/v3/trade/place-batch with 20 orders per request, acknowledged only once durable, on
+ * bourse with SQLite and with PostgreSQL, against a bare node:http server that verifies the
+ * same signature over the same body and does no work (the ceiling of this machine).
+ *
+ * Each bourse runs as its own child process (`src/main.ts`, rate limits and logs off,
+ * automatic snapshots off: snapshot cost is measured by bench/recovery.bench.ts); the load
+ * generator is another child process (bench/support/order-load-process.ts). Targets are
+ * measured back to back within each run, alternating order; reported: medians over runs,
+ * and each server's throughput as a fraction of the bare server's (median of per-run ratios).
+ *
+ * The body: 10 buy/sell pairs of BTCUSDT at one price, each sell filling the buy before it,
+ * so every request makes 10 trades (20 fills, bills on both sides) and leaves the book as it
+ * was: the run can last as long as wanted without hitting the 400-open-orders limit.
+ *
+ * Then the paced run: a fixed request rate at half of the goal (goal 100,000 orders/s on
+ * SQLite, 50,000 on PostgreSQL: 2,500 and 1,250 requests/s), reporting p99 from the scheduled
+ * send time.
+ *
+ * Settings: BENCH_RUNS (5), BENCH_DURATION_MS (4000), BENCH_WARMUP_MS (1500),
+ * BENCH_CONNECTIONS (64), BENCH_STORES (sqlite,postgres), BENCH_POSTGRES_URL (admin URL,
+ * postgres://postgres@127.0.0.1:5432/postgres; a database is made and dropped).
+ */
+import { execFile } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { startBareServer } from './support/bare-server.ts';
+import { median, benchDatabase, startBourseChild, type BourseChild } from './support/bourse-child.ts';
+import type { OrderLoadInput, OrderLoadResult } from './support/order-load-process.ts';
+import { orderBatch, ORDERS_PER_REQUEST, type Workload } from './support/order-batch.ts';
+
+const PATH = '/api/v3/trade/place-batch';
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1500);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',').filter(Boolean);
+const GOAL_ORDERS_PER_SECOND: Record<string, number> = { sqlite: 100_000, postgres: 50_000 };
+
+const LOAD_PROCESS = fileURLToPath(new URL('./support/order-load-process.ts', import.meta.url));
+
+function load(input: OrderLoadInput): Promise<OrderLoadResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', LOAD_PROCESS, JSON.stringify(input)],
+      { maxBuffer: 1 << 20 },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as OrderLoadResult)),
+    );
+  });
+}
+
+interface Target {
+  name: string;
+  port: number;
+  store: string | null;
+}
+
+interface Row {
+  target: Target;
+  workload: Workload;
+  runs: OrderLoadResult[];
+  ratios: number[];
+  pacedGoal?: OrderLoadResult[];
+  pacedHalf?: OrderLoadResult[];
+}
+
+const WORKLOADS = (process.env.BENCH_WORKLOADS ?? 'entry,crossing').split(',').filter(Boolean) as Workload[];
+
+async function main(): Promise<void> {
+  const children: BourseChild[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
+  try {
+    const targets: Target[] = [];
+    for (const store of STORES) {
+      const databaseUrl = store === 'postgres' ? await benchDatabase(cleanups) : undefined;
+      const child = await startBourseChild({ databaseUrl });
+      children.push(child);
+      targets.push({ name: `bourse, ${store}`, port: child.port, store });
+    }
+    const first = children[0];
+    if (!first) throw new Error('BENCH_STORES names no store');
+    const bare = await startBareServer({ ...first.trader, uid: '1' });
+    cleanups.push(() => bare.close());
+    targets.unshift({ name: 'bare node:http + HMAC', port: bare.port, store: null });
+
+    const inputFor = (
+      target: Target,
+      body: string,
+      durationMs: number,
+      ratePerSecond?: number,
+    ): OrderLoadInput => {
+      const child = children[STORES.indexOf(target.store ?? '')] ?? first;
+      return {
+        host: '127.0.0.1',
+        port: target.port,
+        path: PATH,
+        body,
+        connections: CONNECTIONS,
+        durationMs,
+        signing: child.trader,
+        // The bare server answers a fixed envelope, not per-order results.
+        checkEvery: target.store ? 50 : Number.MAX_SAFE_INTEGER,
+        ...(ratePerSecond ? { ratePerSecond } : {}),
+      };
+    };
+    const rows: Row[] = [];
+    for (const workload of WORKLOADS) {
+      const body = orderBatch(workload);
+      const byTarget = new Map<Target, OrderLoadResult[]>(targets.map((target) => [target, []]));
+      for (const target of targets) await load(inputFor(target, body, WARMUP_MS));
+      for (let run = 0; run < RUNS; run += 1) {
+        for (const target of run % 2 === 0 ? targets : [...targets].reverse()) {
+          const result = await load(inputFor(target, body, DURATION_MS));
+          if (result.errors > 0 || result.non200 > 0 || result.refusedItems > 0) {
+            throw new Error(
+              `${target.name}: ${result.errors} errors, ${result.non200} non-200, ` +
+                `${result.refusedItems} refused items: ${result.firstFailure}`,
+            );
+          }
+          byTarget.get(target)?.push(result);
+          process.stderr.write(
+            `${workload} run ${run + 1}/${RUNS} ${target.name}: ` +
+              `${(result.requestsPerSecond * ORDERS_PER_REQUEST).toFixed(0)} orders/s, ` +
+              `p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ` +
+              `client CPU ${result.clientCpuPercent.toFixed(0)}%\n`,
+          );
+        }
+      }
+      const bareRuns = byTarget.get(targets[0] as Target) ?? [];
+      for (const target of targets) {
+        const runs = byTarget.get(target) ?? [];
+        const row: Row = {
+          target,
+          workload,
+          runs,
+          ratios: runs.map(
+            (result, run) => result.requestsPerSecond / (bareRuns[run]?.requestsPerSecond ?? 1),
+          ),
+        };
+        if (target.store && workload === 'entry') {
+          // Paced: at half the goal, and at half of what this server sustained.
+          const goal = (GOAL_ORDERS_PER_SECOND[target.store] ?? 50_000) / 2 / ORDERS_PER_REQUEST;
+          const half = median(runs.map((result) => result.requestsPerSecond)) / 2;
+          row.pacedGoal = [];
+          row.pacedHalf = [];
+          for (let run = 0; run < Math.max(1, Math.ceil(RUNS / 2)); run += 1) {
+            row.pacedGoal.push(await load(inputFor(target, body, DURATION_MS, goal)));
+            row.pacedHalf.push(await load(inputFor(target, body, DURATION_MS, half)));
+          }
+        }
+        rows.push(row);
+      }
+    }
+    report(rows);
+  } finally {
+    for (const child of children) await child.stop();
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  }
+}
+
+function paced(runs: OrderLoadResult[] | undefined): string {
+  if (!runs || runs.length === 0) return '–';
+  const rate = median(runs.map((result) => result.requestsPerSecond)) * ORDERS_PER_REQUEST;
+  return `${median(runs.map((result) => result.p99Ms)).toFixed(1)} ms (${Math.round(rate).toLocaleString('en-US')}/s served)`;
+}
+
+function report(rows: Row[]): void {
+  const lines = [
+    `Signed POST ${PATH}, ${ORDERS_PER_REQUEST} orders per request, durable before the answer, ` +
+      `${CONNECTIONS} keep-alive connections, median of ${RUNS} runs of ${DURATION_MS / 1000} s`,
+    `(Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}; each server and the load ` +
+      'generator in their own processes, loopback)',
+    '',
+    '| workload | server | orders/s | p50 ms | p99 ms | × bare | goal orders/s | p99 at half the goal rate | p99 at half its own rate |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const row of rows) {
+    const rps = median(row.runs.map((result) => result.requestsPerSecond));
+    const goal = row.target.store ? GOAL_ORDERS_PER_SECOND[row.target.store] : undefined;
+    lines.push(
+      `| ${row.workload} | ${row.target.name} | ${Math.round(rps * ORDERS_PER_REQUEST).toLocaleString('en-US')} | ` +
+        `${median(row.runs.map((result) => result.p50Ms)).toFixed(1)} | ` +
+        `${median(row.runs.map((result) => result.p99Ms)).toFixed(1)} | ` +
+        `${row.target.store ? median(row.ratios).toFixed(3) : '1'} | ${goal ? goal.toLocaleString('en-US') : '–'} | ` +
+        `${paced(row.pacedGoal)} | ${paced(row.pacedHalf)} |`,
+    );
+  }
+  lines.push(
+    '',
+    `load average after the run: ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}`,
+  );
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+await main();

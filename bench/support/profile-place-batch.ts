@@ -1,0 +1,34 @@
+/**
+ * Profiling aid (not a benchmark): starts one bourse child with --cpu-prof and drives it
+ * with the place-batch load for BENCH_DURATION_MS; the profile lands in BENCH_PROFILE_DIR.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { orderBatch, type Workload } from './order-batch.ts';
+import { benchDatabase, startBourseChild } from './bourse-child.ts';
+import type { OrderLoadInput, OrderLoadResult } from './order-load-process.ts';
+
+const LOAD_PROCESS = fileURLToPath(new URL('./order-load-process.ts', import.meta.url));
+const cleanups: (() => Promise<void>)[] = [];
+const databaseUrl = process.env.BENCH_STORE === 'postgres' ? await benchDatabase(cleanups) : undefined;
+const child = await startBourseChild({
+  databaseUrl,
+  nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR ?? '/tmp/prof'}`],
+});
+const input: OrderLoadInput = {
+  host: '127.0.0.1',
+  port: child.port,
+  path: '/api/v3/trade/place-batch',
+  body: orderBatch((process.env.BENCH_WORKLOAD ?? 'entry') as Workload),
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 64),
+  durationMs: Number(process.env.BENCH_DURATION_MS ?? 5000),
+  signing: child.trader,
+};
+const result = await new Promise<OrderLoadResult>((resolve, reject) =>
+  execFile(process.execPath, ['--import', 'tsx', LOAD_PROCESS, JSON.stringify(input)], (error, stdout) =>
+    error ? reject(error) : resolve(JSON.parse(stdout) as OrderLoadResult),
+  ),
+);
+process.stdout.write(`${JSON.stringify(result)}\n`);
+await child.stop();
+for (const cleanup of cleanups) await cleanup();
