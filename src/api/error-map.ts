@@ -181,6 +181,45 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
     v3: e('25232', 'Reduce-only orders will only reduce your position; please cancel or modify existing orders before placing a new one'),
   },
   NO_DEBT: { ...e('40020', 'Parameter {0} error'), v3: e('25200', '{0} validation error') },
+  PLAN_NOT_FOUND: { ...e('43025', 'Plan order does not exist'), v3: e('25204', 'Order does not exist') },
+  TPSL_NOT_FOUND: {
+    ...e('43020', 'Stop profit and stop loss order does not exist'),
+    v3: e('25204', 'Order does not exist'),
+  },
+  PLAN_LIMIT_REACHED: e('40889', 'The plan order of this contract has reached the upper limit'),
+  TPSL_LIMIT_REACHED: {
+    ...e('40890', 'The order of stop-profit and stop-loss for this contract has reached the upper limit'),
+    v3: e('25211', 'Exceeds the limit of {0} maximum orders'),
+  },
+  TPSL_NO_POSITION: {
+    ...e('40837', 'There is no position in this position, so stop-profit and stop-loss orders cannot be made'),
+    v3: e('25227', 'No position available to close'),
+  },
+  TPSL_POSITION_INSUFFICIENT: {
+    ...e('43023', 'Insufficient position, can not set profit or stop loss'),
+    v3: e('25231', 'Close quantity cannot exceed the held position quantity'),
+  },
+  TAKE_PROFIT_LONG_PRICE_INVALID: {
+    ...e('40830', 'The take profit price of the long position should be greater than the current price'),
+    v3: e('25200', '{0} validation error'),
+  },
+  TAKE_PROFIT_SHORT_PRICE_INVALID: {
+    ...e('40832', 'The take profit price of short positions should be less than the current price'),
+    v3: e('25200', '{0} validation error'),
+  },
+  STOP_LOSS_LONG_PRICE_INVALID: {
+    ...e('40834', 'The stop loss price of the long position should be less than the current price'),
+    v3: e('25200', '{0} validation error'),
+  },
+  STOP_LOSS_SHORT_PRICE_INVALID: {
+    ...e('40836', 'The stop loss price of the short position should be greater than the current price'),
+    v3: e('25200', '{0} validation error'),
+  },
+  PRESET_PRICE_INVALID: {
+    ...e('40895', 'The preset price does not match the order/execution price'),
+    v3: e('25200', '{0} validation error'),
+  },
+  PRICE_UNAVAILABLE: e('40823', 'The transaction or reasonable marked price does not exist'),
 };
 
 export function wireError(

@@ -7,6 +7,7 @@ import type { AccountKind, AccountMode } from './account.ts';
 import type { Category } from './category.ts';
 import type { Instrument } from './instrument.ts';
 import type { OrderSide, OrderType, StpMode, TimeInForce } from './order.ts';
+import type { PlanPreset, PlanType, TriggerType } from './plan.ts';
 
 interface Base {
   timeMs: number;
@@ -266,6 +267,80 @@ export interface SetKycResult extends Base {
   result: 'passed' | 'not_passed';
 }
 
+/**
+ * One plan order (docs/triggers.md), fields as sent, already in engine terms: `side` is the
+ * trade direction of the order it will place and `posSide` its position side in hedge mode.
+ * TP/SL plans (profit_plan, loss_plan, pos_profit, pos_loss, moving_plan): `posSide` is the
+ * position they protect (in either mode) and `side` is ignored.
+ */
+export interface PlanRequest {
+  planType: PlanType;
+  symbol: string;
+  clientOid?: string;
+  triggerType: TriggerType;
+  /** Trigger price; trailing plans: the activation price. */
+  triggerPrice: string;
+  orderType: OrderType;
+  /** Limit price of the order it places. */
+  price?: string;
+  /** Base quantity; absent for whole-position TP/SL (pos_profit, pos_loss). */
+  size?: string;
+  side: OrderSide;
+  posSide?: 'long' | 'short';
+  reduceOnly?: boolean;
+  marginMode?: 'crossed' | 'isolated';
+  marginCoin?: string;
+  stpMode: StpMode;
+  /** Trailing plans: the callback ratio in percent (at most 10). */
+  callbackRatio?: string;
+  takeProfit?: PlanPreset;
+  stopLoss?: PlanPreset;
+}
+
+/** Places plan orders; all items stand or fall together (a TP and SL pair is one request). */
+export interface PlacePlanOrders extends Base {
+  type: 'PlacePlanOrders';
+  uid: string;
+  category: Category;
+  items: PlanRequest[];
+  /** v3 strategy orders: the items form one group (one orderId, cancelled together). */
+  grouped?: boolean;
+}
+
+export interface PlanReference {
+  planId?: string;
+  clientOid?: string;
+}
+
+/** Cancels the listed plans (each on its own), or every plan matching the filter. */
+export interface CancelPlanOrders extends Base {
+  type: 'CancelPlanOrders';
+  uid: string;
+  category: Category;
+  symbol?: string;
+  /** Only plans of these types (empty: any type). */
+  planTypes: PlanType[];
+  items?: PlanReference[];
+}
+
+/** Changes a live plan. Presets: undefined keeps, null removes, a value replaces. */
+export interface ModifyPlanOrder extends Base {
+  type: 'ModifyPlanOrder';
+  uid: string;
+  category: Category;
+  reference: PlanReference;
+  symbol?: string;
+  planTypes: PlanType[];
+  size?: string;
+  /** Limit price of the order it places ('' or '0' turns a limit plan into a market plan: not allowed). */
+  price?: string;
+  callbackRatio?: string;
+  triggerPrice?: string;
+  triggerType?: TriggerType;
+  takeProfit?: PlanPreset | null;
+  stopLoss?: PlanPreset | null;
+}
+
 export type Command =
   | CreateAccount
   | TransferFunds
@@ -292,6 +367,9 @@ export type Command =
   | SetMarginMode
   | SetPositionMode
   | AdjustMargin
-  | SetFundingRate;
+  | SetFundingRate
+  | PlacePlanOrders
+  | CancelPlanOrders
+  | ModifyPlanOrder;
 
 export type CommandType = Command['type'];

@@ -5,6 +5,7 @@
 import type { Account } from './account.ts';
 import type { Instrument } from './instrument.ts';
 import type { OrderView } from './order-view.ts';
+import type { PlanView } from './plan.ts';
 
 export interface BillPosted {
   type: 'BillPosted';
@@ -203,6 +204,12 @@ export interface PositionClosed {
   };
 }
 
+/** A plan order as it stands after a command touched it (placed, modified, activated, ended). */
+export interface PlanUpdated {
+  type: 'PlanUpdated';
+  plan: PlanView;
+}
+
 export type EngineEvent =
   | BillPosted
   | FundingRecorded
@@ -217,4 +224,5 @@ export type EngineEvent =
   | OrderUpdated
   | FillRecorded
   | TradeRecorded
-  | PositionClosed;
+  | PositionClosed
+  | PlanUpdated;

@@ -73,8 +73,20 @@ export interface Order {
   holdAmount: bigint;
   /** Time priority in the book. */
   sequence: number;
-  /** Where it came from: `normal` or the venue's delegate types (e.g. `liquidation`). */
-  source: 'normal' | 'liquidation' | 'delivery' | 'plan';
+  /**
+   * Where it came from: `normal` or the venue's delegate types (e.g. `liquidation`); `plan` for
+   * a trigger or trailing order, the plan type for a TP/SL plan's order (engine/triggers).
+   */
+  source:
+    | 'normal'
+    | 'liquidation'
+    | 'delivery'
+    | 'plan'
+    | 'profit_plan'
+    | 'loss_plan'
+    | 'pos_profit'
+    | 'pos_loss'
+    | 'moving_plan';
   /** Futures only (absent on spot and margin orders). */
   futures?: FuturesOrderFields;
   createdTimeMs: number;

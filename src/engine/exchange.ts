@@ -35,6 +35,11 @@ import { settleDeliveriesDue } from './futures/delivery.ts';
 import { settleFundingDue, setFundingRate } from './futures/funding.ts';
 import { enforceFuturesRisk } from './futures/liquidation.ts';
 import { adjustMargin, setLeverage, setMarginMode, setPositionMode } from './futures/settings.ts';
+import { cancelPlanOrders } from './triggers/cancel.ts';
+import { evaluatePlans } from './triggers/evaluate.ts';
+import { modifyPlanOrder } from './triggers/modify.ts';
+import { placePlanOrders } from './triggers/place.ts';
+import { watchPlanOrders } from './triggers/presets.ts';
 
 export interface ExecuteResult {
   outcome: Outcome<unknown>;
@@ -60,7 +65,11 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
       return patchInstrument(context, command);
     case 'SetIndexPrice': {
       const outcome = setIndexPrice(context, command);
-      if (outcome.ok) enforceRisk(trading);
+      // Plans first: a stop touched on the way fires before the liquidation price is checked.
+      if (outcome.ok) {
+        evaluatePlans(trading);
+        enforceRisk(trading);
+      }
       return outcome;
     }
     case 'AdvanceClock':
@@ -100,6 +109,12 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
       return adjustMargin(trading, command);
     case 'SetFundingRate':
       return setFundingRate(trading, command);
+    case 'PlacePlanOrders':
+      return placePlanOrders(trading, command);
+    case 'CancelPlanOrders':
+      return cancelPlanOrders(trading, command);
+    case 'ModifyPlanOrder':
+      return modifyPlanOrder(trading, command);
   }
 }
 
@@ -143,11 +158,14 @@ export class Exchange {
     runClockJobs(state, state.nowMs);
     const events: EngineEvent[] = [];
     // Fills accrue agent commissions as they are emitted; finished days close first.
-    const context = withCommissionAccrual(createContext(state, state.nowMs, events));
+    const context = watchPlanOrders(withCommissionAccrual(createContext(state, state.nowMs, events)));
     runBrokerageJobs(context);
     const trading: TradingContext = { context, books: this.books, touched: new Map() };
     runTradingJobs(trading);
     const outcome = dispatch(trading, command);
+    // Plan orders are evaluated after every command: any command can move the last price
+    // (trades) or the mark price (index, book premium); see engine/triggers/evaluate.ts.
+    evaluatePlans(trading);
     // A failed command changed nothing, but clock jobs before it may have: keep their events.
     return { outcome, events };
   }

@@ -8,6 +8,7 @@ import type { Order } from '../domain/order.ts';
 import type { Position, PositionMode, SymbolSettings } from '../domain/position.ts';
 import type { Balance } from '../domain/wallet.ts';
 import { createBrokerageState, type BrokerageState } from './accounts/brokerage-state.ts';
+import { createPlanState, type PlanState } from './triggers/plan-state.ts';
 
 export interface EngineState {
   /** Next id for orders, fills, bills and records (one counter keeps ids globally unique). */
@@ -54,6 +55,8 @@ export interface EngineState {
   symbolSettings: Map<string, SymbolSettings>;
   /** Funding per instrument key: next settlement time and an operator-set rate. */
   funding: Map<string, { nextFundingTimeMs: number; rateOverride: string | null; lastRate: string }>;
+  /** Plan orders (triggers, trailing stops, TP/SL) and their indexes (engine/triggers). */
+  plans: PlanState;
 }
 
 /** First uid handed out: ten digits, like the venue's. */
@@ -86,5 +89,6 @@ export function createState(): EngineState {
     positionModes: new Map(),
     symbolSettings: new Map(),
     funding: new Map(),
+    plans: createPlanState(),
   };
 }

@@ -145,6 +145,27 @@ export function rowsOf(event: EngineEvent): RowWrite[] {
         },
         ...candleRows('market', event.category, event.symbol, event.price, event.quantity, event.timeMs),
       ];
+    case 'PlanUpdated': {
+      const plan = event.plan;
+      return [
+        {
+          table: 'plans',
+          mode: 'upsert',
+          row: {
+            plan_id: plan.planId,
+            uid: plan.uid,
+            client_oid: plan.clientOid,
+            category: plan.category,
+            symbol: plan.symbol,
+            plan_type: plan.planType,
+            status: plan.status,
+            created_ms: plan.createdTimeMs,
+            updated_ms: plan.updatedTimeMs,
+            body: JSON.stringify(plan),
+          },
+        },
+      ];
+    }
     case 'IndexPriceSet':
       return candleRows('index', event.category, event.symbol, event.indexPrice, '0', event.timeMs);
     default:

@@ -16,6 +16,8 @@ import type {
   TradeRow,
 } from '../ports/store.ts';
 import type { PositionHistoryQuery, PositionHistoryRow } from '../ports/store.ts';
+import type { PlanQuery } from '../ports/store.ts';
+import type { PlanView } from '../domain/plan.ts';
 import type {
   BrokerFundingQuery,
   BrokerFundingRow,
@@ -360,4 +362,35 @@ export function positionHistorySql(query: PositionHistoryQuery): Sql {
 
 export function positionHistoryOf(row: Row): PositionHistoryRow {
   return JSON.parse(String(row.body)) as PositionHistoryRow;
+}
+
+// Plan orders (engine/triggers, docs/triggers.md).
+
+export function plansSql(query: PlanQuery): Sql {
+  const where = new Where()
+    .add('uid = ?', query.uid)
+    .addIn('category', query.categories)
+    .addOptional('symbol = ?', query.symbol)
+    .addIn('plan_type', query.planTypes)
+    .addIn('status', query.statuses)
+    .addOptional('created_ms >= ?', query.startTimeMs)
+    .addOptional('created_ms <= ?', query.endTimeMs)
+    .addOptional('plan_id < ?', query.idLessThan);
+  return {
+    text: `SELECT body FROM plans WHERE ${where.text} ORDER BY plan_id DESC LIMIT ?`,
+    params: [...where.params, query.limit],
+  };
+}
+
+export function planSql(uid: string, reference: { planId?: string; clientOid?: string }): Sql {
+  return reference.planId
+    ? { text: 'SELECT body FROM plans WHERE uid = ? AND plan_id = ?', params: [uid, reference.planId] }
+    : {
+        text: 'SELECT body FROM plans WHERE uid = ? AND client_oid = ? ORDER BY plan_id DESC LIMIT 1',
+        params: [uid, reference.clientOid ?? ''],
+      };
+}
+
+export function planOf(row: Row): PlanView {
+  return JSON.parse(String(row.body)) as PlanView;
 }

@@ -289,6 +289,33 @@ export const MIGRATIONS: readonly Migration[] = [
       },
     ],
   },
+  {
+    // Plan orders (engine/triggers, docs/triggers.md): one row per plan, upserted on every
+    // change; history endpoints read the ended ones, newest first.
+    version: 40,
+    tables: [
+      {
+        name: 'plans',
+        columns: [
+          ['plan_id', 'text'],
+          ['uid', 'text'],
+          ['client_oid', 'text'],
+          ['category', 'text'],
+          ['symbol', 'text'],
+          ['plan_type', 'text'],
+          ['status', 'text'],
+          ['created_ms', 'integer'],
+          ['updated_ms', 'integer'],
+          ['body', 'text'],
+        ],
+        primaryKey: 'plan_id',
+        indexes: [
+          ['uid', 'category', 'plan_id'],
+          ['uid', 'client_oid'],
+        ],
+      },
+    ],
+  },
 ];
 
 export type Dialect = 'sqlite' | 'postgres';

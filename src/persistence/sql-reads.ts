@@ -27,6 +27,9 @@ import {
   transfersSql,
   positionHistoryOf,
   positionHistorySql,
+  planOf,
+  planSql,
+  plansSql,
   tradeOf,
   tradesSql,
   type Sql,
@@ -74,6 +77,13 @@ export function sqlReads(all: (sql: Sql) => Promise<Row[]>): ReadMethods {
     },
     async positionHistory(query) {
       return (await all(positionHistorySql(query))).map(positionHistoryOf);
+    },
+    async plans(query) {
+      return (await all(plansSql(query))).map(planOf);
+    },
+    async plan(uid, reference) {
+      const [row] = await all(planSql(uid, reference));
+      return row ? planOf(row) : null;
     },
     async candles(query) {
       return (await all(candlesSql(query))).map(candleOf);

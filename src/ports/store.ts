@@ -8,6 +8,7 @@
 import type { Command } from '../domain/commands.ts';
 import type { EngineEvent, FillView, PositionClosed } from '../domain/events.ts';
 import type { OrderView } from '../domain/order-view.ts';
+import type { PlanView } from '../domain/plan.ts';
 
 export interface JournalEntry {
   seq: number;
@@ -250,6 +251,19 @@ export interface CommissionQuery {
   limit: number;
 }
 
+/** Plan orders (table `plans`), newest first (by plan id). */
+export interface PlanQuery {
+  uid: string;
+  categories?: readonly string[];
+  symbol?: string;
+  planTypes?: readonly string[];
+  statuses?: readonly string[];
+  startTimeMs?: number;
+  endTimeMs?: number;
+  idLessThan?: string;
+  limit: number;
+}
+
 export interface Store {
   /** The latest snapshot, or null on an empty store. */
   latestSnapshot(): Promise<Snapshot | null>;
@@ -280,5 +294,9 @@ export interface Store {
   candles(query: CandleQuery): Promise<CandleRow[]>;
   /** Closed positions, newest first. */
   positionHistory(query: PositionHistoryQuery): Promise<PositionHistoryRow[]>;
+  /** Plan orders, newest first (by plan id). */
+  plans(query: PlanQuery): Promise<PlanView[]>;
+  /** A plan by id or clientOid (the latest with that clientOid), live or ended. */
+  plan(uid: string, reference: { planId?: string; clientOid?: string }): Promise<PlanView | null>;
   close(): Promise<void>;
 }
