@@ -14,6 +14,8 @@ export interface Config {
   port: number;
   dataDir: string;
   clock: 'real' | 'simulated';
+  /** Simulated clock only: where time starts on a fresh store (ms); default the wall time. */
+  clockStartMs: number | undefined;
   serverKeyHex: string | undefined;
   operatorToken: string | undefined;
   log: 'info' | 'off';
@@ -51,6 +53,12 @@ function databaseUrl(value: string | undefined): string | undefined {
   return value;
 }
 
+function parseClockStart(text: string): number {
+  const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
+  if (!Number.isFinite(ms) || ms <= 0) throw new Error('BOURSE_CLOCK_START must be Unix ms or an ISO date');
+  return ms;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const clock = env.BOURSE_CLOCK ?? 'real';
   if (clock !== 'real' && clock !== 'simulated') throw new Error('BOURSE_CLOCK must be real or simulated');
@@ -67,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     dataDir: resolve(env.BOURSE_DATA_DIR || './data'),
     clock,
+    clockStartMs: env.BOURSE_CLOCK_START ? parseClockStart(env.BOURSE_CLOCK_START) : undefined,
     serverKeyHex,
     operatorToken: env.BOURSE_OPERATOR_TOKEN || undefined,
     log,

@@ -99,7 +99,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     snapshotEvery: config.snapshotEvery,
     onStoreError,
   });
-  const startMs = Date.now();
+  const startMs = config.clockStartMs ?? Date.now();
   const clock: Clock =
     config.clock === 'simulated'
       ? simulatedClock(() => sequencer.exchange.state.nowMs, startMs)

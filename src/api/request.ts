@@ -50,6 +50,11 @@ export interface RateLimitRule {
   by: 'uid' | 'ip';
 }
 
+export interface PermissionRule {
+  area: PermissionArea | readonly PermissionArea[];
+  write: boolean;
+}
+
 export interface Route {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path; `:name` segments are parameters (operator routes only). */
@@ -57,10 +62,9 @@ export interface Route {
   auth: Auth;
   dialect: Dialect;
   rateLimit?: RateLimitRule;
-  /** Permission the key needs; a function when it depends on the request (e.g. category). */
-  permission?:
-    | { area: PermissionArea; write: boolean }
-    | ((request: ApiRequest) => { area: PermissionArea; write: boolean } | null);
+  /** Permission the key needs (any one of several areas when a list); a function when it
+   * depends on the request (e.g. the category in the body). */
+  permission?: PermissionRule | ((request: ApiRequest) => PermissionRule | null);
   /** The account mode this API family belongs to (the venue's v2/v3 gate). */
   accountMode?: 'classic' | 'unified';
   handler: (request: ApiRequest, params: Record<string, string>) => unknown;

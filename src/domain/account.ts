@@ -132,7 +132,15 @@ export const AREA_CODES: Record<PermissionArea, { read: string; write: string }>
   subaccount: { read: 'chor', write: 'chow' },
 };
 
-export function hasPermission(codes: readonly string[], area: PermissionArea, write: boolean): boolean {
-  const { read, write: writeCode } = AREA_CODES[area];
-  return codes.includes(writeCode) || (!write && codes.includes(read));
+/** True when the codes allow `write` (or read) access to the area, or to any of the areas. */
+export function hasPermission(
+  codes: readonly string[],
+  area: PermissionArea | readonly PermissionArea[],
+  write: boolean,
+): boolean {
+  const areas: readonly PermissionArea[] = typeof area === 'string' ? [area] : area;
+  return areas.some((one) => {
+    const { read, write: writeCode } = AREA_CODES[one];
+    return codes.includes(writeCode) || (!write && codes.includes(read));
+  });
 }

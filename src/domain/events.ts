@@ -20,6 +20,9 @@ export interface BillPosted {
   /** Wallet balance (available + frozen) after the change. */
   balanceAfter: bigint;
   businessType: string;
+  /** The product line the change belongs to (SPOT, MARGIN, USDT-FUTURES, …; OTHER for
+   * deposits and transfers of a unified account's one wallet). */
+  category: string;
   timeMs: number;
 }
 

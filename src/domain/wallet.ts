@@ -27,6 +27,15 @@ export function parseWalletType(text: string): WalletType | null {
   return (WALLET_TYPES as readonly string[]).includes(lower) ? (lower as WalletType) : null;
 }
 
+/** The product line of a classic wallet; a unified wallet has none of its own ("OTHER"). */
+export function categoryOfWallet(wallet: string): string {
+  const type = wallet.split(':')[0] ?? '';
+  if (type === 'spot') return 'SPOT';
+  if (type === 'crossed_margin' || type === 'isolated_margin') return 'MARGIN';
+  if (type.endsWith('_futures')) return type.replace('_', '-').toUpperCase();
+  return 'OTHER';
+}
+
 export function futuresWalletOf(category: Category): WalletType {
   return category.toLowerCase().replace('-', '_') as WalletType;
 }

@@ -39,6 +39,7 @@ export function rowsOf(event: EngineEvent): RowWrite[] {
             fee: event.fee.toString(),
             balance: event.balanceAfter.toString(),
             business_type: event.businessType,
+            category: event.category,
             time_ms: event.timeMs,
           },
         },

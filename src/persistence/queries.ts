@@ -65,6 +65,7 @@ export function billsSql(query: BillQuery): Sql {
   const where = new Where()
     .add('uid = ?', query.uid)
     .addIn('wallet', query.wallets.length > 0 ? query.wallets : [''])
+    .addIn('category', query.categories)
     .addOptional('coin = ?', query.coin)
     .addIn('business_type', query.businessTypes)
     .addIn('business_type', query.excludeBusinessTypes, true)
@@ -90,6 +91,7 @@ export function billOf(row: Row): BillRow {
     fee: BigInt(String(row.fee)),
     balanceAfter: BigInt(String(row.balance)),
     businessType: String(row.business_type),
+    category: String(row.category ?? ''),
     timeMs: Number(row.time_ms),
   };
 }

@@ -64,10 +64,14 @@ export const MIGRATIONS: readonly Migration[] = [
           ['fee', 'text'],
           ['balance', 'text'],
           ['business_type', 'text'],
+          ['category', 'text'],
           ['time_ms', 'integer'],
         ],
         primaryKey: 'bill_id',
-        indexes: [['uid', 'wallet', 'bill_id']],
+        indexes: [
+          ['uid', 'wallet', 'bill_id'],
+          ['uid', 'category', 'bill_id'],
+        ],
       },
       {
         name: 'funding_records',

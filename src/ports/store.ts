@@ -33,6 +33,7 @@ export interface BillRow {
   fee: bigint;
   balanceAfter: bigint;
   businessType: string;
+  category: string;
   timeMs: number;
 }
 
@@ -40,6 +41,8 @@ export interface BillQuery {
   uid: string;
   /** Wallets to include (a prefix match is not used: exact wallet ids). */
   wallets: readonly string[];
+  /** Product lines to include (bill category). */
+  categories?: readonly string[];
   coin?: string;
   businessTypes?: readonly string[];
   excludeBusinessTypes?: readonly string[];

@@ -15,6 +15,7 @@ import { v3TradeRoutes } from './v3-trade.ts';
 import { v2MixAccountRoutes } from './v2-mix-account.ts';
 import { v2MixTradeRoutes } from './v2-mix-trade.ts';
 import { v3FuturesRoutes } from './v3-futures.ts';
+import { v3AccountRoutes } from './v3-account.ts';
 import { publicRoutes } from './public.ts';
 
 export function allRoutes(services: Services): Route[] {
@@ -26,6 +27,7 @@ export function allRoutes(services: Services): Route[] {
     ...accountInfoRoutes(),
     ...v3TradeRoutes(services),
     ...v3FuturesRoutes(services),
+    ...v3AccountRoutes(services),
     ...v2MixTradeRoutes(services),
     ...v2MixAccountRoutes(services),
     ...v2SpotTradeRoutes(services),

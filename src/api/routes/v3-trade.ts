@@ -8,7 +8,15 @@ import type { OrderReference, OrderRequest } from '../../domain/commands.ts';
 import type { Failure } from '../../domain/result-code.ts';
 import type { ModifyResult } from '../../engine/trading/modify.ts';
 import { asArray, asObject, optionalDecimal, optionalEnum, optionalString, type Fields } from '../params.ts';
-import { caller, reject, Rejected, unwrap, type ApiRequest, type Route } from '../request.ts';
+import {
+  caller,
+  reject,
+  Rejected,
+  unwrap,
+  type ApiRequest,
+  type PermissionRule,
+  type Route,
+} from '../request.ts';
 import type { Services } from '../services.ts';
 import { signedRoutes } from './route-kit.ts';
 import { v3Fill, v3Order } from '../wire/orders.ts';
@@ -24,10 +32,18 @@ function firstCategory(request: ApiRequest): Category | null {
   return typeof text === 'string' ? parseCategory(text, V3_CATEGORIES) : null;
 }
 
-const tradePermission = (request: ApiRequest) => {
-  const category = firstCategory(request);
-  return category ? { area: permissionAreaOf(category), write: true } : null;
-};
+const TRADE_AREAS = ['spot', 'margin', 'futures_orders'] as const;
+
+/** The category's trading area when the request names one, else any trading area. */
+const tradeAccess =
+  (write: boolean) =>
+  (request: ApiRequest): PermissionRule => {
+    const category =
+      firstCategory(request) ?? parseCategory(String(request.query.category ?? ''), V3_CATEGORIES);
+    return { area: category ? permissionAreaOf(category) : TRADE_AREAS, write };
+  };
+const tradePermission = tradeAccess(true);
+const tradeRead = tradeAccess(false);
 
 function reference(fields: Fields): OrderReference {
   const orderId = optionalString(fields, 'orderId');
@@ -61,7 +77,9 @@ export function v3TradeRoutes(services: Services): Route[] {
     perSecond: number,
     handler: Route['handler'],
     permission?: Route['permission'],
-  ): Route => family(method, path, perSecond, permission, handler);
+  ): Route =>
+    // Every route needs a trading permission: writes read-and-write, reads either.
+    family(method, path, perSecond, permission ?? (method === 'GET' ? tradeRead : tradePermission), handler);
 
   return [
     route(

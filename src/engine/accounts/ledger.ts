@@ -5,7 +5,7 @@
  * bug in the caller (callers check `available` first and return INSUFFICIENT_BALANCE).
  */
 import { INSURANCE_FUND_UID } from '../../domain/account.ts';
-import { emptyBalance, walletTotal, type Balance } from '../../domain/wallet.ts';
+import { categoryOfWallet, emptyBalance, walletTotal, type Balance } from '../../domain/wallet.ts';
 import type { Context } from '../context.ts';
 import type { EngineState } from '../state.ts';
 
@@ -21,7 +21,13 @@ export function balanceFor(state: EngineState, uid: string, wallet: string, coin
 }
 
 /** Moves funds between available and isolated margin (no bill: the wallet total is unchanged). */
-export function moveToMargin(state: EngineState, uid: string, wallet: string, coin: string, amount: bigint): void {
+export function moveToMargin(
+  state: EngineState,
+  uid: string,
+  wallet: string,
+  coin: string,
+  amount: bigint,
+): void {
   const balance = balanceFor(state, uid, wallet, coin);
   if (amount > balance.available || -amount > balance.margin) {
     throw new Error(`ledger: cannot move ${amount} to margin for ${uid} ${wallet} ${coin}`);
@@ -47,6 +53,8 @@ export interface Posting {
   businessType: string;
   symbol?: string;
   fee?: bigint;
+  /** Product line of the change; defaults to the wallet's own (domain/wallet.ts). */
+  category?: string;
   /** Which part of the balance changes: available (default), frozen (settling a hold) or
    * margin (isolated position margin). */
   from?: 'available' | 'frozen' | 'margin';
@@ -74,6 +82,7 @@ export function post(context: Context, posting: Posting): void {
     fee: posting.fee ?? 0n,
     balanceAfter: walletTotal(balance),
     businessType: posting.businessType,
+    category: posting.category ?? categoryOfWallet(posting.wallet),
     timeMs: context.nowMs,
   });
 }
@@ -99,5 +108,5 @@ export function borrow(
 ): void {
   const balance = balanceFor(context.state, uid, wallet, coin);
   balance.borrowed += amount;
-  post(context, { uid, wallet, coin, amount, businessType: 'borrow', symbol });
+  post(context, { uid, wallet, coin, amount, businessType: 'borrow', symbol, category: 'MARGIN' });
 }

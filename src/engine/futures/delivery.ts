@@ -33,6 +33,7 @@ function deliver(trading: TradingContext, instrument: Instrument, priceMoney: bi
       coin: position.marginCoin,
       amount: pnl - fee,
       businessType: `delivery_${position.holdSide}`,
+      category: instrument.category,
       symbol: instrument.symbol,
       fee,
     });

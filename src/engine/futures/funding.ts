@@ -84,6 +84,7 @@ function settlePosition(
     coin: position.marginCoin,
     amount: charged,
     businessType: 'contract_settle_fee',
+    category: instrument.category,
     symbol: position.symbol,
   });
   position.fundingTotal += charged;
@@ -123,6 +124,7 @@ export function settleFundingDue(trading: TradingContext): void {
           coin,
           amount: -net,
           businessType: 'contract_settle_fee',
+          category: instrument.category,
           symbol: instrument.symbol,
         });
       }

@@ -50,6 +50,7 @@ function takeOver(
       coin: marginCoin,
       amount: -margin,
       businessType: billTypeOf(trading, position),
+      category: instrument.category,
       symbol: instrument.symbol,
     });
     post(context, {
@@ -58,6 +59,7 @@ function takeOver(
       coin: marginCoin,
       amount: remainder,
       businessType: 'risk_captital_user_transfer',
+      category: instrument.category,
       symbol: instrument.symbol,
     });
   }
@@ -122,7 +124,8 @@ function liquidateCross(
   const fund = ensureInsuranceFund(context.state, context.nowMs);
   const symbol = positions[0]?.symbol ?? '';
   const type = positions[0] ? billTypeOf(trading, positions[0]) : 'force_close_long';
-  post(context, { uid, wallet, coin: marginCoin, amount: -stake, businessType: type, symbol });
+  const category = positions[0]?.category ?? '';
+  post(context, { uid, wallet, coin: marginCoin, amount: -stake, businessType: type, symbol, category });
   post(context, {
     uid: fund,
     wallet,
@@ -130,6 +133,7 @@ function liquidateCross(
     amount: stake + pnl,
     businessType: 'risk_captital_user_transfer',
     symbol,
+    category,
   });
 }
 

@@ -138,6 +138,7 @@ export function adjustMargin(trading: TradingContext, command: AdjustMargin): Ou
       return balance.available + balance.frozen + balance.margin;
     })(),
     businessType: command.amount > 0n ? 'append_margin' : 'reduce_margin',
+    category: position.category,
     timeMs: trading.context.nowMs,
   });
   return ok({ margin: position.isolatedMargin });

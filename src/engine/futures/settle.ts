@@ -29,6 +29,7 @@ export function postCovered(
     coin: string;
     amount: bigint;
     businessType: string;
+    category: string;
     symbol: string;
     fee: bigint;
   },
@@ -37,7 +38,13 @@ export function postCovered(
   const shortfall = -(balance.available + posting.amount);
   if (shortfall > 0n) {
     const fund = ensureInsuranceFund(context.state, context.nowMs);
-    const transfer = { coin: posting.coin, wallet: posting.wallet, symbol: posting.symbol, fee: 0n };
+    const transfer = {
+      coin: posting.coin,
+      wallet: posting.wallet,
+      symbol: posting.symbol,
+      fee: 0n,
+      category: posting.category,
+    };
     post(context, {
       ...transfer,
       uid: fund,
@@ -119,6 +126,7 @@ export function settleFuturesSide(
     coin,
     amount: pnl - fee,
     businessType: billType(order, closedLots > 0, closedLots > 0 && closeSide ? closeSide : openSide),
+    category: instrument.category,
     symbol: instrument.symbol,
     fee,
   });

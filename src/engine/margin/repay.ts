@@ -15,7 +15,7 @@ export function repayCoin(context: Context, uid: string, wallet: string, coin: s
   const paid = owed < balance.available ? owed : balance.available;
   if (paid <= 0n) return 0n;
   const towardInterest = paid < balance.interest ? paid : balance.interest;
-  post(context, { uid, wallet, coin, amount: -paid, businessType: 'repay' });
+  post(context, { uid, wallet, coin, amount: -paid, businessType: 'repay', category: 'MARGIN' });
   balance.interest -= towardInterest;
   balance.borrowed -= paid - towardInterest;
   return paid;

@@ -39,8 +39,26 @@ function settleSide(
   const businessType = buying ? 'buy' : 'sell';
   const { uid, wallet } = order;
   const symbol = instrument.symbol;
-  post(context, { uid, wallet, coin: paidCoin, amount: -paid, businessType, symbol, from: 'frozen' });
-  post(context, { uid, wallet, coin: receivedCoin, amount: received - fee, businessType, symbol, fee });
+  post(context, {
+    uid,
+    wallet,
+    coin: paidCoin,
+    amount: -paid,
+    businessType,
+    symbol,
+    from: 'frozen',
+    category: order.category,
+  });
+  post(context, {
+    uid,
+    wallet,
+    coin: receivedCoin,
+    amount: received - fee,
+    businessType,
+    symbol,
+    fee,
+    category: order.category,
+  });
   const fees = context.state.feesCollected;
   if (fee > 0n) fees.set(receivedCoin, (fees.get(receivedCoin) ?? 0n) + fee);
 
