@@ -19,7 +19,7 @@ export interface Subscription {
   channel: Channel;
   connection: Connection;
   /** Pushes held back while the first (snapshot) push is being built; null once it is out. */
-  queue: string[] | null;
+  queue: (string | Buffer)[] | null;
   /** What was last pushed, per row key (account) or whole (positions, books snapshots). */
   lastRows: Map<string, string>;
   lastText: string;
@@ -50,14 +50,17 @@ export class Connection {
     return this.account?.uid ?? null;
   }
 
-  /** Sends one text frame; false (and the connection cut) when the client is too slow. */
-  send(text: string): boolean {
+  /**
+   * Sends one text frame (a Buffer is sent as text too: fan-out encodes a frame once for all
+   * its subscribers); false, and the connection cut, when the client is too slow.
+   */
+  send(text: string | Buffer): boolean {
     if (this.closed) return false;
     if (this.socket.bufferedAmount > this.config.maxBufferedBytes) {
       this.cut(CLOSE_SLOW_CONSUMER, `slow consumer: more than ${this.config.maxBufferedBytes} bytes unsent`);
       return false;
     }
-    this.socket.send(text);
+    this.socket.send(text, { binary: false });
     return true;
   }
 

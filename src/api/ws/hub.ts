@@ -128,7 +128,7 @@ export class Hub {
   }
 
   /** Writes to a subscriber, or holds the frame while its snapshot is being built. */
-  private deliver(sub: Subscription, text: string): void {
+  private deliver(sub: Subscription, text: string | Buffer): void {
     if (sub.queue) sub.queue.push(text);
     else if (sub.connection.send(text)) this.delivered += 1;
   }
@@ -277,14 +277,14 @@ export class Hub {
           { levels: changes, held, seq: book.seq, pseq: book.seq - 1, timeMs: nowMs },
           channel.dialect,
         );
-        const text = pushText(channel, 'update', [row], nowMs);
+        const text = Buffer.from(pushText(channel, 'update', [row], nowMs));
         for (const sub of subs) this.deliver(sub, text);
         continue;
       }
       const levels = book.top(instrument, channel.depth);
       const levelsText = JSON.stringify(levels);
       const row = bookRow({ levels, held: levels, seq: book.seq, pseq: 0, timeMs: nowMs }, channel.dialect);
-      const text = pushText(channel, 'snapshot', [row], nowMs);
+      const text = Buffer.from(pushText(channel, 'snapshot', [row], nowMs));
       for (const sub of subs) {
         if (sub.lastText === levelsText) continue;
         sub.lastText = levelsText;
@@ -299,11 +299,13 @@ export class Hub {
       for (const subs of this.subscribersOf(key, 'trade')) {
         const channel = (subs.values().next().value as Subscription).channel;
         const ordered = channel.dialect === 'v2' ? trades : [...trades].reverse();
-        const text = pushText(
-          channel,
-          'update',
-          ordered.map((trade) => tradeRow(trade, channel.dialect)),
-          nowMs,
+        const text = Buffer.from(
+          pushText(
+            channel,
+            'update',
+            ordered.map((trade) => tradeRow(trade, channel.dialect)),
+            nowMs,
+          ),
         );
         for (const sub of subs) this.deliver(sub, text);
       }
@@ -338,7 +340,7 @@ export class Hub {
     for (const subs of this.subscribersOf(key, 'ticker')) {
       const channel = (subs.values().next().value as Subscription).channel;
       const row = await tickerRow(this.services, instrument, channel.dialect, this.topOf(instrument));
-      const text = pushText(channel, 'snapshot', [row], this.now());
+      const text = Buffer.from(pushText(channel, 'snapshot', [row], this.now()));
       for (const sub of subs) this.deliver(sub, text);
     }
     if (!candles) return;
@@ -346,7 +348,7 @@ export class Hub {
       const channel = (subs.values().next().value as Subscription).channel;
       const granularity = channel.granularity as NonNullable<Channel['granularity']>;
       const rows = await candleRows(this.services, instrument, granularity, channel.dialect, 1);
-      const text = pushText(channel, 'update', rows, this.now());
+      const text = Buffer.from(pushText(channel, 'update', rows, this.now()));
       for (const sub of subs) this.deliver(sub, text);
     }
   }
