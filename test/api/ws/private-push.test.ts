@@ -1,0 +1,124 @@
+/**
+ * Private pushes built from one batch's events: plan orders on v2 orders-algo (the venue's
+ * short plan types, hedge-mode side) and v3 strategy-order, filtered by category and symbol;
+ * orders pushed before their fills.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Batch, type PlanChange } from '../../../src/api/ws/batch.ts';
+import { BookMirror } from '../../../src/api/ws/book-mirror.ts';
+import { parseChannel, type Channel } from '../../../src/api/ws/channels.ts';
+import type { Subscription } from '../../../src/api/ws/connection.ts';
+import { privatePushes } from '../../../src/api/ws/private-push.ts';
+import type { EngineEvent } from '../../../src/domain/events.ts';
+import type { Services } from '../../../src/api/services.ts';
+import { EngineHarness } from '../../support/engine-builders.ts';
+
+const plan: PlanChange = {
+  planId: '100000000000000042',
+  clientOid: 'plan-1',
+  uid: '1000000001',
+  category: 'USDT-FUTURES',
+  symbol: 'BTCUSDT',
+  planType: 'normal_plan',
+  triggerType: 'mark_price',
+  triggerPrice: '61000',
+  orderType: 'market',
+  executePrice: '',
+  size: '0.01',
+  side: 'sell',
+  holdSide: 'long',
+  tradeSide: 'close',
+  reduceOnly: false,
+  posMode: 'hedge_mode',
+  marginMode: 'crossed',
+  marginCoin: 'USDT',
+  stpMode: 'none',
+  callbackRatio: '',
+  status: 'executed',
+  executeOrderId: '100000000000000043',
+  createdTimeMs: 1_000,
+  updatedTimeMs: 2_000,
+};
+
+function subscription(
+  harness: EngineHarness,
+  dialect: 'v2' | 'v3',
+  arg: Record<string, string>,
+): Subscription {
+  const channel = parseChannel(harness.state, dialect, arg) as Channel;
+  assert.ok(!('code' in channel));
+  return { channel, connection: { uid: plan.uid } as never, queue: null, lastRows: new Map(), lastText: '' };
+}
+
+test('plan pushes when a PlanUpdated event is durable reach orders-algo and strategy-order', () => {
+  const harness = new EngineHarness();
+  const services = { sequencer: { exchange: harness.exchange } } as unknown as Services;
+  const batch = new Batch(harness.state, new BookMirror());
+  batch.collect({ type: 'PlanUpdated', plan } as unknown as EngineEvent);
+  const algo = subscription(harness, 'v2', {
+    instType: 'USDT-FUTURES',
+    channel: 'orders-algo',
+    instId: 'default',
+  });
+  const other = subscription(harness, 'v2', {
+    instType: 'COIN-FUTURES',
+    channel: 'orders-algo',
+    instId: 'default',
+  });
+  const strategy = subscription(harness, 'v3', { instType: 'UTA', topic: 'strategy-order' });
+  const pushes = privatePushes(services, batch, plan.uid, [algo, other, strategy], 5_000);
+  assert.equal(pushes.length, 2);
+  const v2 = JSON.parse(pushes[0]?.[1] as string) as { arg: unknown; data: Record<string, string>[] };
+  assert.deepEqual(v2.arg, { instType: 'USDT-FUTURES', channel: 'orders-algo', instId: 'default' });
+  const [row] = v2.data;
+  assert.equal(row?.orderId, plan.planId);
+  assert.equal(row?.planType, 'pl');
+  assert.equal(row?.status, 'executed');
+  assert.equal(row?.side, 'buy'); // hedge mode: the position direction, as the venue's v2 rows
+  assert.equal(row?.posSide, 'long');
+  assert.equal(row?.triggerTime, '2000');
+  const v3 = JSON.parse(pushes[1]?.[1] as string) as { arg: unknown; data: Record<string, string>[] };
+  assert.deepEqual(v3.arg, { instType: 'UTA', topic: 'strategy-order' });
+  assert.equal(v3.data[0]?.executeOrderId, plan.executeOrderId);
+  assert.equal(v3.data[0]?.planType, 'normal_plan');
+});
+
+test('private pushes when a batch has orders and fills send the orders first', () => {
+  const harness = new EngineHarness();
+  const maker = harness.account({ BTC: '1' });
+  const taker = harness.account({ USDT: '100000' });
+  const services = { sequencer: { exchange: harness.exchange } } as unknown as Services;
+  const batch = new Batch(harness.state, new BookMirror());
+  harness.place(maker, 'SPOT', { side: 'sell', price: '60000', quantity: '0.01' });
+  const placed = harness.run({
+    type: 'PlaceOrders',
+    timeMs: harness.nowMs,
+    uid: taker,
+    category: 'SPOT',
+    items: [
+      {
+        symbol: 'BTCUSDT',
+        side: 'buy',
+        orderType: 'limit',
+        timeInForce: 'gtc',
+        stpMode: 'none',
+        price: '60000',
+        quantity: '0.01',
+      },
+    ],
+  });
+  for (const event of placed.events) batch.collect(event);
+  const fill = subscription(harness, 'v2', { instType: 'SPOT', channel: 'fill', instId: 'default' });
+  const orders = subscription(harness, 'v2', { instType: 'SPOT', channel: 'orders', instId: 'default' });
+  fill.connection = { uid: taker } as never;
+  orders.connection = { uid: taker } as never;
+  const pushes = privatePushes(services, batch, taker, [fill, orders], 1);
+  assert.deepEqual(
+    pushes.map(([sub]) => sub.channel.name),
+    ['orders', 'fill'],
+  );
+  const [row] = (JSON.parse(pushes[0]?.[1] as string) as { data: Record<string, string>[] }).data;
+  assert.equal(row?.status, 'filled');
+  assert.equal(row?.tradeScope, 'T');
+});
