@@ -178,7 +178,10 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
   MARGIN_MODE_MISMATCH: e('40020', 'Parameter {0} error'),
   REDUCE_ONLY_REPLACED: {
     ...e('40757', 'Not enough position is available.'),
-    v3: e('25232', 'Reduce-only orders will only reduce your position; please cancel or modify existing orders before placing a new one'),
+    v3: e(
+      '25232',
+      'Reduce-only orders will only reduce your position; please cancel or modify existing orders before placing a new one',
+    ),
   },
   NO_DEBT: { ...e('40020', 'Parameter {0} error'), v3: e('25200', '{0} validation error') },
   PLAN_NOT_FOUND: { ...e('43025', 'Plan order does not exist'), v3: e('25204', 'Order does not exist') },
@@ -192,7 +195,10 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
     v3: e('25211', 'Exceeds the limit of {0} maximum orders'),
   },
   TPSL_NO_POSITION: {
-    ...e('40837', 'There is no position in this position, so stop-profit and stop-loss orders cannot be made'),
+    ...e(
+      '40837',
+      'There is no position in this position, so stop-profit and stop-loss orders cannot be made',
+    ),
     v3: e('25227', 'No position available to close'),
   },
   TPSL_POSITION_INSUFFICIENT: {

@@ -10,6 +10,7 @@ import type { BillRow } from '../../ports/store.ts';
 import { formatMoney } from '../../domain/money.ts';
 import type { PositionReport, WalletReport } from '../../engine/futures/report.ts';
 import { positionModeOf } from '../../engine/futures/settings.ts';
+import { v2OrderSource } from './plans.ts';
 import type { EngineState } from '../../engine/state.ts';
 
 const negative = (fee: string) => (fee === '0' ? '0' : `-${fee}`);
@@ -56,8 +57,7 @@ export function v2MixOrder(order: OrderView, statusKey: 'state' | 'status'): Rec
     enterPointSource: 'API',
     tradeSide: v2TradeSide(order),
     posMode: futures?.posMode ?? '',
-    orderSource:
-      order.source === 'liquidation' ? 'liquidation' : order.orderType === 'market' ? 'market' : 'normal',
+    orderSource: v2OrderSource(order.source, order.orderType),
     cancelReason: order.cancelReason,
     cTime: String(order.createdTimeMs),
     uTime: String(order.updatedTimeMs),
