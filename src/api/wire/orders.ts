@@ -10,6 +10,7 @@ import type { OrderView } from '../../domain/order-view.ts';
 const negative = (fee: string) => (fee === '0' ? '0' : `-${fee}`);
 
 export function v3Order(order: OrderView): Record<string, unknown> {
+  const futures = order.futures;
   return {
     orderId: order.orderId,
     clientOid: order.clientOid,
@@ -25,11 +26,11 @@ export function v3Order(order: OrderView): Record<string, unknown> {
     avgPrice: order.avgPrice,
     timeInForce: order.timeInForce,
     orderStatus: order.status,
-    posSide: '',
-    holdMode: '',
-    tradeSide: 'open',
-    reduceOnly: 'NO',
-    marginMode: order.category === 'SPOT' ? '' : 'crossed',
+    posSide: futures ? futures.holdSide : '',
+    holdMode: futures ? futures.posMode : '',
+    tradeSide: futures ? futures.tradeSide : 'open',
+    reduceOnly: futures?.reduceOnly ? 'YES' : 'NO',
+    marginMode: futures ? futures.marginMode : order.category === 'SPOT' ? '' : 'crossed',
     stpMode: order.stpMode,
     takeProfit: '',
     stopLoss: '',
