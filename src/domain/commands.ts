@@ -323,6 +323,18 @@ export interface CancelPlanOrders extends Base {
   items?: PlanReference[];
 }
 
+/**
+ * Replaces the legs of a plan group (a v3 strategy order) at once: the old legs end
+ * (cancelled, marked replaced), the new ones join the group under its id and clientOid.
+ */
+export interface ReplacePlanGroup extends Base {
+  type: 'ReplacePlanGroup';
+  uid: string;
+  category: Category;
+  reference: PlanReference;
+  items: PlanRequest[];
+}
+
 /** Changes a live plan. Presets: undefined keeps, null removes, a value replaces. */
 export interface ModifyPlanOrder extends Base {
   type: 'ModifyPlanOrder';
@@ -370,6 +382,7 @@ export type Command =
   | SetFundingRate
   | PlacePlanOrders
   | CancelPlanOrders
-  | ModifyPlanOrder;
+  | ModifyPlanOrder
+  | ReplacePlanGroup;
 
 export type CommandType = Command['type'];

@@ -114,6 +114,8 @@ export interface Plan {
   /** v3 strategy orders: the plans of one strategy order (its TP and SL legs) share this id. */
   groupId?: string;
   status: PlanStatus;
+  /** Cancelled because its group was modified (v3 modify-strategy-order): not reported as a leg. */
+  replaced?: boolean;
   executeOrderId: string;
   /** fail_execute: why the placed order was refused. */
   failCode?: Exclude<ResultCode, 'OK'>;
@@ -155,6 +157,7 @@ export interface PlanView {
   stopLoss?: PlanPreset;
   groupId?: string;
   status: PlanStatus;
+  replaced?: boolean;
   executeOrderId: string;
   failCode?: string;
   failParams?: string[];

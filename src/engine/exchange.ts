@@ -39,6 +39,7 @@ import { cancelPlanOrders } from './triggers/cancel.ts';
 import { evaluatePlans } from './triggers/evaluate.ts';
 import { modifyPlanOrder } from './triggers/modify.ts';
 import { placePlanOrders } from './triggers/place.ts';
+import { replacePlanGroup } from './triggers/strategy.ts';
 import { watchPlanOrders } from './triggers/presets.ts';
 
 export interface ExecuteResult {
@@ -115,6 +116,8 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
       return cancelPlanOrders(trading, command);
     case 'ModifyPlanOrder':
       return modifyPlanOrder(trading, command);
+    case 'ReplacePlanGroup':
+      return replacePlanGroup(trading, command);
   }
 }
 

@@ -1,11 +1,11 @@
 /**
  * The `bitget-api` SDK, unmodified, with plan orders: RestClientV2 places a trigger order and a
  * trailing stop, lists them, cancels them, reads the history, and sees a trigger fire when the
- * operator moves the price.
+ * operator moves the price; RestClientV3 runs a TP/SL strategy order through its life.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { RestClientV2 } from 'bitget-api';
+import { RestClientV2, RestClientV3 } from 'bitget-api';
 import { OperatorClient } from '../support/operator.ts';
 import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from '../support/server.ts';
 
@@ -141,4 +141,59 @@ test('RestClientV2 sees its trigger order execute when the mark price reaches it
     orderId: row?.executeOrderId ?? '',
   });
   assert.equal(order.data.state, 'filled');
+});
+
+test('RestClientV3 places, lists, modifies and cancels a TP/SL strategy order', async () => {
+  const account = async (usdt: string) => {
+    const { uid } = await operator.createAccount({ mode: 'unified' });
+    await operator.deposit(uid, { coin: 'USDT', amount: usdt, wallet: 'unified' });
+    const key = await operator.createApiKey(uid);
+    return new RestClientV3({
+      apiKey: key.apiKey,
+      apiSecret: key.secretKey,
+      apiPass: key.passphrase,
+      baseUrl: server.url,
+    });
+  };
+  const v3 = await account('10000');
+  const maker = await account('100000');
+  const item = {
+    category: 'USDT-FUTURES',
+    symbol: 'BTCUSDT',
+    orderType: 'limit',
+    qty: '0.1',
+    price: '60000',
+  } as const;
+  await maker.submitNewOrder({ ...item, side: 'sell' });
+  await v3.submitNewOrder({ ...item, side: 'buy' });
+  const placed = await v3.submitStrategyOrder({
+    category: 'USDT-FUTURES',
+    symbol: 'BTCUSDT',
+    type: 'tpsl',
+    posSide: 'long',
+    takeProfit: '62000',
+    tpTriggerBy: 'mark',
+    stopLoss: '58000',
+    slTriggerBy: 'mark',
+    clientOid: 'sdk-v3-tpsl',
+  });
+  assert.equal(placed.code, '00000');
+  const open = await v3.getUnfilledStrategyOrders({ category: 'USDT-FUTURES' });
+  assert.deepEqual(
+    open.data.map((row) => [row.orderId, row.status, row.takeProfit, row.stopLoss]),
+    [[placed.data.orderId, 'pending', '62000', '58000']],
+  );
+  const modified = await v3.modifyStrategyOrder({
+    orderId: placed.data.orderId,
+    qty: '0.1',
+    stopLoss: '57000',
+  });
+  assert.equal(modified.data.orderId, placed.data.orderId);
+  const cancelled = await v3.cancelStrategyOrder({ orderId: placed.data.orderId });
+  assert.equal(cancelled.code, '00000');
+  const ended = await v3.getHistoryStrategyOrders({ category: 'USDT-FUTURES' });
+  assert.deepEqual(
+    ended.data.list.map((row) => [row.orderId, row.status, row.stopLoss]),
+    [[placed.data.orderId, 'cancelled', '57000']],
+  );
 });

@@ -15,6 +15,7 @@ import { v3TradeRoutes } from './v3-trade.ts';
 import { v2MixAccountRoutes } from './v2-mix-account.ts';
 import { v2MixTradeRoutes } from './v2-mix-trade.ts';
 import { v2MixPlanRoutes } from './v2-mix-plan.ts';
+import { v3StrategyRoutes } from './v3-strategy.ts';
 import { v3FuturesRoutes } from './v3-futures.ts';
 import { v3AccountRoutes } from './v3-account.ts';
 import { publicRoutes } from './public.ts';
@@ -31,6 +32,7 @@ export function allRoutes(services: Services): Route[] {
     ...v3AccountRoutes(services),
     ...v2MixTradeRoutes(services),
     ...v2MixPlanRoutes(services),
+    ...v3StrategyRoutes(services),
     ...v2MixAccountRoutes(services),
     ...v2SpotTradeRoutes(services),
     ...assetRoutes(services),

@@ -8,57 +8,26 @@
 import type { Category } from '../../domain/category.ts';
 import type { ModifyPlanOrder, PlanReference } from '../../domain/commands.ts';
 import type { OrderView } from '../../domain/order-view.ts';
-import {
-  TPSL_PLAN_TYPES,
-  TRIGGER_TYPES,
-  type PlanPreset,
-  type PlanType,
-  type PlanView,
-} from '../../domain/plan.ts';
+import { TPSL_PLAN_TYPES, TRIGGER_TYPES, type PlanType } from '../../domain/plan.ts';
 import { positionModeOf } from '../../engine/futures/settings.ts';
-import { resolvePlans } from '../../engine/triggers/cancel.ts';
+import { resolvePlans, type PlanItemResult } from '../../engine/triggers/cancel.ts';
 import { findLivePlan } from '../../engine/triggers/plan-state.ts';
-import type { PlanItemResult } from '../../engine/triggers/cancel.ts';
-import { planView } from '../../engine/triggers/view.ts';
 import { asObject, optionalDecimal, optionalEnum, optionalString, type Fields } from '../params.ts';
 import { caller, reject, type ApiRequest, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
 import { v2MixOrder } from '../wire/futures.ts';
 import { v2PlanHistoryRow, v2PlanRow } from '../wire/plans.ts';
 import { submit } from './futures-service.ts';
+import { livePlanViews, modifiedPreset } from './plan-service.ts';
 import { productTypeOf } from './mix-input.ts';
 import { failureText } from './order-input.ts';
-import {
-  parsePlacePlan,
-  parsePlacePositionTpsl,
-  parsePlaceTpsl,
-  planTypeFilter,
-  presetOf,
-} from './plan-input.ts';
+import { parsePlacePlan, parsePlacePositionTpsl, parsePlaceTpsl, planTypeFilter } from './plan-input.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
 import { findOrder } from './trading-service.ts';
 
 const MAX_CANCEL_LIST = 50;
 
 type PlanIds = { orderId: string; clientOid: string };
-
-/** Live plans of an account from the engine, newest first, as PlanViews. */
-export function livePlanViews(
-  services: Services,
-  uid: string,
-  filter: { categories: readonly Category[]; planTypes: readonly PlanType[]; symbol?: string },
-): PlanView[] {
-  const state = services.sequencer.exchange.state;
-  const views: PlanView[] = [];
-  for (const plan of state.plans.live.values()) {
-    if (plan.uid !== uid || !filter.categories.includes(plan.category)) continue;
-    if (!filter.planTypes.includes(plan.planType)) continue;
-    if (filter.symbol && plan.symbol !== filter.symbol) continue;
-    const instrument = state.instruments.get(`${plan.category}:${plan.symbol}`);
-    if (instrument) views.push(planView(instrument, plan));
-  }
-  return views.sort((a, b) => (a.planId < b.planId ? 1 : a.planId > b.planId ? -1 : 0));
-}
 
 function pendingTypes(text: string | undefined): PlanType[] {
   const value = optionalEnum({ planType: text }, 'planType', [
@@ -75,37 +44,6 @@ function reference(fields: Fields): PlanReference {
   const clientOid = optionalString(fields, 'clientOid');
   if (!planId && !clientOid) reject('PARAM_EMPTY', 'orderId');
   return planId ? { planId } : { clientOid: clientOid ?? '' };
-}
-
-/** A modified preset: '0' removes it, absent keeps it, else the merged new values. */
-function modifiedPreset(
-  body: Fields,
-  name: 'stopSurplus' | 'stopLoss',
-  aliases: string[],
-  current: PlanPreset | undefined,
-): PlanPreset | null | undefined {
-  const field = (suffix: string) => {
-    for (const alias of [
-      `new${name[0]?.toUpperCase()}${name.slice(1)}${suffix}`,
-      ...aliases.map((a) => a + suffix),
-    ]) {
-      const value = optionalString(body, alias);
-      if (value !== undefined) return value;
-    }
-    return undefined;
-  };
-  const triggerPrice = field('TriggerPrice');
-  const executePrice = field('ExecutePrice');
-  const triggerType = field('TriggerType');
-  if (triggerPrice === undefined && executePrice === undefined && triggerType === undefined) return undefined;
-  if (triggerPrice !== undefined && /^0*(\.0*)?$/.test(triggerPrice)) return null;
-  const merged: Fields = {
-    [`${name}TriggerPrice`]: triggerPrice ?? current?.triggerPrice,
-    [`${name}TriggerType`]: triggerType ?? current?.triggerType ?? (current ? undefined : 'fill_price'),
-    [`${name}ExecutePrice`]: executePrice ?? current?.executePrice,
-  };
-  if (merged[`${name}TriggerPrice`] === undefined) reject('PARAM_EMPTY', `new${name}TriggerPrice`);
-  return presetOf(merged, name) ?? null;
 }
 
 export function v2MixPlanRoutes(services: Services): Route[] {

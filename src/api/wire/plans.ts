@@ -121,13 +121,56 @@ const V3_STATUS: Record<string, string> = {
 
 const triggerBy = (type: string) => (type === 'mark_price' ? 'mark' : 'market');
 
+/** A v3 trigger strategy order (a normal_plan or track_plan), with its TP/SL presets. */
+function v3TriggerRow(plan: PlanView): Record<string, unknown> {
+  const preset = (value: PlanPreset | undefined) => ({
+    price: value?.triggerPrice ?? '',
+    by: value ? triggerBy(value.triggerType) : '',
+    type: value ? (value.executePrice ? 'limit' : 'market') : '',
+    limit: value?.executePrice ?? '',
+  });
+  const tp = preset(plan.takeProfit);
+  const sl = preset(plan.stopLoss);
+  return {
+    orderId: plan.planId,
+    clientOid: plan.clientOid,
+    category: plan.category,
+    symbol: plan.symbol,
+    type: 'trigger',
+    qty: plan.size,
+    side: plan.side,
+    posSide: plan.posMode === 'hedge_mode' ? plan.holdSide : '',
+    reduceOnly: plan.reduceOnly ? 'yes' : 'no',
+    status: V3_STATUS[plan.status] ?? 'cancelled',
+    triggerBy: triggerBy(plan.triggerType),
+    triggerPrice: plan.triggerPrice,
+    triggerOrderType: plan.orderType,
+    triggerOrderPrice: plan.executePrice,
+    callbackRatio: plan.callbackRatio,
+    tpTriggerBy: tp.by,
+    slTriggerBy: sl.by,
+    takeProfit: tp.price,
+    stopLoss: sl.price,
+    tpOrderType: tp.type,
+    slOrderType: sl.type,
+    tpLimitPrice: tp.limit,
+    slLimitPrice: sl.limit,
+    executeOrderId: plan.executeOrderId,
+    ...failFields(plan, 'v3'),
+    createdTime: String(plan.createdTimeMs),
+    updatedTime: String(plan.updatedTimeMs),
+  };
+}
+
 /**
- * A v3 strategy order: the legs of one group (its TP and SL), as one row. Status: `pending`
- * while a leg is live; else `success` if a leg executed, `failed` if one failed, `cancelled`.
+ * A v3 strategy order: the legs of one group (its TP and SL), as one row, or a trigger order.
+ * Status: `pending` while a leg is live; else `success` if a leg executed, `failed` if one
+ * failed, `cancelled`.
  */
 export function v3StrategyRow(legs: readonly PlanView[]): Record<string, unknown> {
   const first = legs[0];
   if (!first) throw new Error('a strategy order without legs');
+  if (!isTpslPlan(first.planType)) return v3TriggerRow(first);
   const takeProfit = legs.find((leg) => leg.planType === 'pos_profit' || leg.planType === 'profit_plan');
   const stopLoss = legs.find((leg) => leg.planType === 'pos_loss' || leg.planType === 'loss_plan');
   const statuses = legs.map((leg) => leg.status);
@@ -142,6 +185,7 @@ export function v3StrategyRow(legs: readonly PlanView[]): Record<string, unknown
     clientOid: first.clientOid,
     category: first.category,
     symbol: first.symbol,
+    type: 'tpsl',
     qty: first.size,
     posSide: first.holdSide,
     status: V3_STATUS[status] ?? 'cancelled',

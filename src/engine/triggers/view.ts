@@ -38,6 +38,7 @@ export function planView(instrument: Instrument, plan: Plan): PlanView {
     ...(plan.stopLoss ? { stopLoss: { ...plan.stopLoss } } : {}),
     ...(plan.groupId ? { groupId: plan.groupId } : {}),
     status: plan.status,
+    ...(plan.replaced ? { replaced: true } : {}),
     executeOrderId: plan.executeOrderId,
     ...(plan.failCode ? { failCode: plan.failCode, failParams: [...(plan.failParams ?? [])] } : {}),
     createdTimeMs: plan.createdTimeMs,
