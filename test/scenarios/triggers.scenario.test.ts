@@ -142,14 +142,27 @@ test('stop-limit on last price places its limit when a trade touches the trigger
     [row?.side, row?.posSide, row?.tradeSide, row?.price, row?.posMode],
     ['buy', 'long', 'open', '60600', 'hedge_mode'],
   );
+  // Close long in v2 hedge terms: side buy (the position) + tradeSide close; it sells.
+  const closeLong = await plan(hedger, {
+    side: 'buy',
+    tradeSide: 'close',
+    size: '0.01',
+    triggerPrice: '50000',
+  });
+  const closeRow = (await pending(hedger)).find((row) => row.orderId === closeLong.orderId);
+  assert.deepEqual([closeRow?.side, closeRow?.posSide, closeRow?.tradeSide], ['buy', 'long', 'close']);
+  data(
+    await hedger.post('/api/v2/mix/order/cancel-plan-order', {
+      body: { ...PRODUCT, symbol: 'BTCUSDT', orderIdList: [{ orderId: closeLong.orderId }] },
+    }),
+  );
   await setPrice('61000');
   assert.equal((await pending(hedger)).length, 1, 'the mark does not move a fill_price plan');
   const other = await trader();
   await trade(other, 'buy', '60400', '0.01');
   assert.equal((await pending(hedger)).length, 1);
   await trade(other, 'buy', '60500', '0.01');
-  const [done] = await history(hedger);
-  assert.equal(done?.orderId, placed.orderId);
+  const done = (await history(hedger)).find((row) => row.orderId === placed.orderId);
   assert.equal(done?.planStatus, 'executed');
   const open = data<{ entrustedList: Row[] }>(
     await hedger.get('/api/v2/mix/order/orders-pending', { query: PRODUCT }),
@@ -516,4 +529,31 @@ test('place-tpsl-order, place-pos-tpsl and modify-plan-order', async (t) => {
     body: { ...PRODUCT, symbol: 'BTCUSDT', orderId: '1', newTriggerPrice: '58500' },
   });
   assert.equal(unknown.body?.code, '43025');
+});
+
+test('place-plan-order and cancel-plan-order allow 10 requests per second per UID', async (t) => {
+  const server = await serverFor(t, { env: { BOURSE_RATE_LIMITS: 'x1' } });
+  const operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
+  const { uid } = await operator.createAccount();
+  await operator.deposit(uid, { coin: 'USDT', amount: '10000', wallet: 'usdt_futures' });
+  const client = new SigningClient(server.url, await operator.createApiKey(uid));
+  const body = {
+    ...BASE,
+    planType: 'normal_plan',
+    orderType: 'market',
+    triggerType: 'mark_price',
+    side: 'sell',
+    size: '0.01',
+    triggerPrice: '59000',
+  };
+  const placed = await Promise.all(
+    Array.from({ length: 12 }, () => client.post('/api/v2/mix/order/place-plan-order', { body })),
+  );
+  const codes = placed.map((response) => response.body?.code);
+  assert.ok(codes.filter((code) => code === '00000').length <= 10, codes.join(','));
+  assert.ok(codes.includes('429'), codes.join(','));
+  const cancels = await Promise.all(
+    Array.from({ length: 12 }, () => client.post('/api/v2/mix/order/cancel-plan-order', { body: PRODUCT })),
+  );
+  assert.ok(cancels.some((response) => response.status === 429));
 });

@@ -220,3 +220,12 @@ test('a plan whose order is refused ends fail_execute with the reason', () => {
   assert.equal(engine.report(second)?.status, 'fail_execute');
   assert.equal(engine.report(second)?.failCode, 'SYMBOL_OFFLINE');
 });
+
+test('a plan whose trigger equals the price when placed is touched and fires in the placing command', () => {
+  const engine = new TriggerHarness();
+  const trader = engine.trader();
+  engine.rest('sell', '60100', '1');
+  const planId = engine.plan(trader, { side: 'buy', triggerPrice: '60000', size: '0.01' });
+  assert.equal(engine.report(planId)?.status, 'executed');
+  assert.equal(engine.lastOrder(engine.report(planId)?.executeOrderId ?? '')?.avgPrice, '60100');
+});
