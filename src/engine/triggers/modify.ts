@@ -16,7 +16,7 @@ import { reportPlan } from './lifecycle.ts';
 import { findLivePlan, indexPlan, unindexPlan } from './plan-state.ts';
 import type { PlanIds } from './place.ts';
 import { referencePriceFor } from './prices.ts';
-import { directionOf, gridPrice, planLots, presetOf, trailingOf } from './validate.ts';
+import { directionOf, gridPrice, planLots, presetOf, presetsConsistent, trailingOf } from './validate.ts';
 
 type Changes = Pick<Plan, 'sizeLots' | 'executePrice' | 'triggerPrice' | 'triggerType' | 'direction'> &
   Pick<Plan, 'trailing' | 'takeProfit' | 'stopLoss'>;
@@ -73,7 +73,7 @@ function presetChange(
   const current = name === 'stopSurplus' ? plan.takeProfit : plan.stopLoss;
   if (value === undefined) return ok(current);
   if (value === null) return ok(undefined);
-  if (plan.planType !== 'normal_plan' && plan.planType !== 'track_plan')
+  if ((plan.planType !== 'normal_plan' && plan.planType !== 'track_plan') || plan.tradeSide === 'close')
     return fail('PARAM_ERROR', `${name}TriggerPrice`);
   return presetOf(instrument, value, plan.planType, name);
 }
@@ -120,6 +120,7 @@ function changesOf(
   if (!stopLoss.ok) return stopLoss;
   changes.takeProfit = takeProfit.value;
   changes.stopLoss = stopLoss.value;
+  if (!presetsConsistent({ ...plan, ...changes }, instrument)) return fail('PRESET_PRICE_INVALID', 'preset');
   return ok(changes);
 }
 

@@ -165,7 +165,10 @@ export function presetOf(
 }
 
 /** normal_plan presets must lie on the profit (TP) and loss (SL) side of the price it executes at. */
-function presetsConsistent(plan: NewPlan, instrument: Instrument): boolean {
+export function presetsConsistent(
+  plan: Pick<NewPlan, 'planType' | 'executePrice' | 'triggerPrice' | 'holdSide' | 'takeProfit' | 'stopLoss'>,
+  instrument: Instrument,
+): boolean {
   if (plan.planType !== 'normal_plan') return true;
   const reference = plan.executePrice > 0n ? plan.executePrice : plan.triggerPrice;
   const long = plan.holdSide === 'long';

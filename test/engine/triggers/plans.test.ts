@@ -247,3 +247,36 @@ test('plan state survives a snapshot: decoded and continued it reaches the same 
   assert.equal(stateHash(copy.state), stateHash(engine.state));
   assert.equal(engine.state.plans.live.size, 0, 'trailing fired at 61740 and the SL ended with the position');
 });
+
+test('modify plan when a preset would land on the wrong side answers PRESET_PRICE_INVALID and changes nothing', () => {
+  const engine = new TriggerHarness();
+  const trader = engine.trader();
+  const preset = { triggerType: 'mark_price', executePrice: '' } as const;
+  const planId = engine.plan(trader, {
+    side: 'buy',
+    triggerPrice: '61000',
+    size: '0.01',
+    takeProfit: { ...preset, triggerPrice: '63000' },
+  });
+  const before = stateHash(engine.state);
+  const modify = (fields: Record<string, unknown>) =>
+    engine.run({
+      type: 'ModifyPlanOrder',
+      timeMs: engine.nowMs,
+      uid: trader,
+      category: CATEGORY,
+      reference: { planId },
+      planTypes: ['normal_plan'],
+      ...fields,
+    }).outcome;
+  const below = modify({ takeProfit: { ...preset, triggerPrice: '60000' } });
+  assert.equal(below.ok ? 'OK' : below.code, 'PRESET_PRICE_INVALID');
+  const past = modify({ triggerPrice: '63500' });
+  assert.equal(past.ok ? 'OK' : past.code, 'PRESET_PRICE_INVALID', 'the trigger moved past its TP');
+  assert.equal(stateHash(engine.state), before);
+  assert.ok(modify({ takeProfit: null, stopLoss: { ...preset, triggerPrice: '60000' } }).ok);
+  assert.deepEqual(
+    [engine.live(planId)?.takeProfit, engine.live(planId)?.stopLoss?.triggerPrice],
+    [undefined, '60000'],
+  );
+});
