@@ -11,17 +11,8 @@
  * reduceOnly in one-way mode) and optional TP/SL presets. `tpTriggerBy`/`slTriggerBy`/
  * `triggerBy`: `market` = last price (default), `mark` = mark price.
  */
-import { isFutures, parseCategory, V3_CATEGORIES, type Category } from '../../domain/category.ts';
 import type { ModifyPlanOrder, PlanReference, PlanRequest } from '../../domain/commands.ts';
-import { ORDER_SIDES, ORDER_TYPES } from '../../domain/order.ts';
-import {
-  isTpslPlan,
-  TPSL_PLAN_TYPES,
-  type PlanPreset,
-  type PlanType,
-  type PlanView,
-  type TriggerType,
-} from '../../domain/plan.ts';
+import { isTpslPlan } from '../../domain/plan.ts';
 import { HOLD_SIDES } from '../../domain/position.ts';
 import { positionModeOf } from '../../engine/futures/settings.ts';
 import { resolvePlans, type PlanItemResult } from '../../engine/triggers/cancel.ts';
@@ -34,140 +25,29 @@ import {
   requiredDecimal,
   requiredEnum,
   requiredString,
-  type Fields,
 } from '../params.ts';
 import { caller, reject, Rejected, type ApiRequest, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
 import { v3StrategyRow } from '../wire/plans.ts';
 import { submit } from './futures-service.ts';
-import { planClientOid, tpslRequest } from './plan-input.ts';
+import { planClientOid } from './plan-input.ts';
 import { livePlanViews, strategyGroups } from './plan-service.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
+import {
+  futuresCategory,
+  legOf,
+  legOfPreset,
+  legOfView,
+  presetOfLeg,
+  reference,
+  tpslLegs,
+  TRIGGER_PLANS,
+  triggerByOf,
+  triggerRequest,
+  typesOf,
+} from './strategy-input.ts';
 
 type PlanIds = { orderId: string; clientOid: string };
-
-const TRIGGER_PLANS: PlanType[] = ['normal_plan', 'track_plan'];
-const isZero = (text: string | undefined) => text === undefined || /^0*(\.0*)?$/.test(text);
-
-function futuresCategory(fields: Fields): Category {
-  const category = parseCategory(requiredString(fields, 'category'), V3_CATEGORIES);
-  if (!category || !isFutures(category)) reject('PARAM_ERROR', 'category');
-  return category;
-}
-
-function triggerByOf(fields: Fields, name: string): TriggerType {
-  return optionalEnum(fields, name, ['market', 'mark'] as const) === 'mark' ? 'mark_price' : 'fill_price';
-}
-
-function typesOf(fields: Fields): PlanType[] {
-  const type = optionalEnum(fields, 'type', ['tpsl', 'trigger'] as const);
-  return type === 'tpsl'
-    ? [...TPSL_PLAN_TYPES]
-    : type === 'trigger'
-      ? TRIGGER_PLANS
-      : [...TPSL_PLAN_TYPES, ...TRIGGER_PLANS];
-}
-
-interface Leg {
-  triggerPrice: string;
-  triggerType: TriggerType;
-  executePrice: string | undefined;
-}
-
-/** The TP (`tp`) or SL (`sl`) leg of a request; undefined when not asked, null when 0. */
-function legOf(fields: Fields, prefix: 'tp' | 'sl', current?: Leg): Leg | null | undefined {
-  const name = prefix === 'tp' ? 'takeProfit' : 'stopLoss';
-  const triggerPrice = optionalDecimal(fields, name);
-  const by = optionalString(fields, `${prefix}TriggerBy`);
-  const orderType = optionalEnum(fields, `${prefix}OrderType`, ORDER_TYPES);
-  const limit = optionalDecimal(fields, `${prefix}LimitPrice`);
-  if (triggerPrice === undefined && (!current || (!by && !orderType && limit === undefined))) return current;
-  if (triggerPrice !== undefined && isZero(triggerPrice)) return null;
-  const price = triggerPrice ?? current?.triggerPrice;
-  if (price === undefined) reject('PARAM_EMPTY', name);
-  const market = orderType ? orderType === 'market' : limit === undefined && !current?.executePrice;
-  const executePrice = market ? undefined : (limit ?? current?.executePrice);
-  if (!market && executePrice === undefined) reject('PARAM_EMPTY', `${prefix}LimitPrice`);
-  return {
-    triggerPrice: price,
-    triggerType: by ? triggerByOf(fields, `${prefix}TriggerBy`) : (current?.triggerType ?? 'fill_price'),
-    executePrice,
-  };
-}
-
-function tpslLegs(
-  fields: Fields,
-  base: { symbol: string; holdSide: 'long' | 'short'; qty: string | undefined; clientOid?: string },
-  current: { tp?: Leg; sl?: Leg } = {},
-): PlanRequest[] {
-  const legs: PlanRequest[] = [];
-  for (const [prefix, whole, part] of [
-    ['tp', 'pos_profit', 'profit_plan'],
-    ['sl', 'pos_loss', 'loss_plan'],
-  ] as const) {
-    const leg = legOf(fields, prefix, current[prefix]);
-    if (!leg) continue;
-    legs.push(
-      tpslRequest({
-        planType: base.qty === undefined ? whole : part,
-        symbol: base.symbol,
-        holdSide: base.holdSide,
-        ...leg,
-        size: base.qty,
-        clientOid: base.clientOid,
-        stpMode: 'none',
-      }),
-    );
-  }
-  if (legs.length === 0) reject('PARAM_EMPTY', 'takeProfit');
-  return legs;
-}
-
-function presetOfLeg(leg: Leg | null | undefined): PlanPreset | undefined {
-  return leg
-    ? { triggerPrice: leg.triggerPrice, triggerType: leg.triggerType, executePrice: leg.executePrice ?? '' }
-    : undefined;
-}
-
-/** `type: trigger`: a normal_plan in v3 terms. */
-function triggerRequest(fields: Fields, symbol: string, hedge: boolean): PlanRequest {
-  const orderType = optionalEnum(fields, 'triggerOrderType', ORDER_TYPES) ?? 'market';
-  const request: PlanRequest = {
-    planType: 'normal_plan',
-    symbol,
-    side: requiredEnum(fields, 'side', ORDER_SIDES),
-    triggerType: triggerByOf(fields, 'triggerBy'),
-    triggerPrice: requiredDecimal(fields, 'triggerPrice'),
-    orderType,
-    size: requiredDecimal(fields, 'qty'),
-    stpMode: 'none',
-  };
-  if (orderType === 'limit') request.price = requiredDecimal(fields, 'triggerOrderPrice');
-  const posSide = optionalEnum(fields, 'posSide', HOLD_SIDES);
-  if (hedge && !posSide) reject('PARAM_EMPTY', 'posSide');
-  if (hedge && posSide) request.posSide = posSide;
-  if (!hedge && optionalEnum(fields, 'reduceOnly', ['yes', 'no'] as const) === 'yes')
-    request.reduceOnly = true;
-  const takeProfit = presetOfLeg(legOf(fields, 'tp'));
-  const stopLoss = presetOfLeg(legOf(fields, 'sl'));
-  if (takeProfit) request.takeProfit = takeProfit;
-  if (stopLoss) request.stopLoss = stopLoss;
-  return request;
-}
-
-function reference(fields: Fields): PlanReference {
-  const planId = optionalString(fields, 'orderId');
-  const clientOid = optionalString(fields, 'clientOid');
-  if (!planId && !clientOid) reject('PARAM_EMPTY', 'orderId');
-  return planId ? { planId } : { clientOid: clientOid ?? '' };
-}
-
-const legOfView = (view: PlanView | undefined): Leg | undefined =>
-  view && {
-    triggerPrice: view.triggerPrice,
-    triggerType: view.triggerType,
-    executePrice: view.executePrice || undefined,
-  };
 
 export function v3StrategyRoutes(services: Services): Route[] {
   const state = () => services.sequencer.exchange.state;
@@ -325,14 +205,4 @@ export function v3StrategyRoutes(services: Services): Route[] {
       return { list: groups.map(v3StrategyRow), cursor: last?.planId ?? '' };
     }),
   ];
-}
-
-function legOfPreset(preset: PlanPreset | undefined): Leg | undefined {
-  return (
-    preset && {
-      triggerPrice: preset.triggerPrice,
-      triggerType: preset.triggerType,
-      executePrice: preset.executePrice || undefined,
-    }
-  );
 }
