@@ -85,13 +85,16 @@ test(
   { timeout: 60_000 },
   async (t) => {
     const server = await serverOn(t, undefined);
-    const db = (server.services.store as SqliteStore).db;
+    const store = server.services.store as SqliteStore;
     await surviveOutage(
       t,
       server,
       {
-        begin: () => void db.pragma(`max_page_count = ${Number(db.pragma('page_count', { simple: true }))}`),
-        end: () => void db.pragma('max_page_count = 1073741823'),
+        begin: async () => {
+          const pages = Number(store.db.pragma('page_count', { simple: true }));
+          await store.pragma(`max_page_count = ${pages}`);
+        },
+        end: async () => void (await store.pragma('max_page_count = 1073741823')),
       },
       undefined,
     );

@@ -2,7 +2,10 @@
  * SQLite store (better-sqlite3, WAL, synchronous=FULL): the embedded default.
  *
  * One `append` is one transaction and one fsync, however many commands it carries: the
- * sequencer calls it once per event-loop turn (group commit). Each journal row carries a
+ * sequencer calls it once per event-loop turn (group commit). Writes run in a writer thread
+ * with its own connection (sqlite-writer.ts), so a commit and its fsync never block the
+ * event loop, and the next batch forms while one is being written; reads run here, on a
+ * second connection, and see every commit that has returned (WAL). Each journal row carries a
  * CRC-32 of its body; recovery refuses a row whose checksum does not match
  * (persistence/journal-record.ts). Tables, rows and queries come from persistence/schema.ts,
  * projection.ts, queries.ts and sql-reads.ts, shared with every other store.
@@ -12,21 +15,23 @@
  * soon as the cause is gone.
  */
 import Database from 'better-sqlite3';
-import type { JournalEntry, Snapshot, Store } from '../../ports/store.ts';
+import type { Snapshot, Store } from '../../ports/store.ts';
 import { rowsOfEntries, verifiedCommand } from '../journal-record.ts';
 import { pendingMigrations } from '../migrations.ts';
-import type { RowWrite, Value } from '../projection.ts';
 import type { Sql } from '../queries.ts';
 import { sqlReads } from '../sql-reads.ts';
-import { ddl, mergeAssignments, tableOf } from '../schema.ts';
+import { ddl } from '../schema.ts';
+import { SqliteWriter } from './sqlite-writer.ts';
 
 export { CorruptJournalError } from '../journal-record.ts';
 
 /** The SQLite store, with what tests and the plan script need beyond the port. */
 export interface SqliteStore extends Store {
   readonly kind: 'sqlite';
-  /** The open database (tests use it to inject faults, e.g. `max_page_count`). */
+  /** The read connection (tests and the plan script read through it). */
   readonly db: Database.Database;
+  /** Runs a pragma on the write connection (tests inject faults: `max_page_count`). */
+  pragma(text: string): Promise<unknown>;
   /** The query plan of a read, one line per step. */
   explain(sql: Sql): Promise<string[]>;
 }
@@ -45,11 +50,6 @@ function migrate(db: Database.Database): void {
   }
 }
 
-interface Writer {
-  statement: Database.Statement;
-  columns: string[];
-}
-
 export function openSqliteStore(file: string): SqliteStore {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -66,36 +66,7 @@ export function openSqliteStore(file: string): SqliteStore {
     return statement;
   };
   const all = (sql: Sql) => prepared(sql.text).all(...sql.params) as Record<string, unknown>[];
-  const writers = new Map<string, Writer>();
-  const writerOf = (table: string, mode: RowWrite['mode']): Writer => {
-    const key = `${mode} ${table}`;
-    let writer = writers.get(key);
-    if (!writer) {
-      const spec = tableOf(table);
-      const columns = spec.columns.map(([name]) => name);
-      // A table with merge rules (candles) folds an upsert into the stored row.
-      const merge = mode === 'upsert' && spec.merge !== undefined;
-      const verb = mode === 'upsert' && !merge ? 'INSERT OR REPLACE' : 'INSERT';
-      const conflict = merge
-        ? ` ON CONFLICT(${spec.primaryKey}) DO UPDATE SET ${mergeAssignments(spec, 'sqlite').join(', ')}`
-        : '';
-      const text = `${verb} INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${conflict}`;
-      writer = { statement: db.prepare(text), columns };
-      writers.set(key, writer);
-    }
-    return writer;
-  };
-  const write = (row: RowWrite) => {
-    const writer = writerOf(row.table, row.mode);
-    const values: Value[] = new Array<Value>(writer.columns.length);
-    for (let index = 0; index < writer.columns.length; index += 1) {
-      values[index] = row.row[writer.columns[index] ?? ''] as Value;
-    }
-    writer.statement.run(values);
-  };
-  const appendAll = db.transaction((entries: readonly JournalEntry[]) => {
-    for (const row of rowsOfEntries(entries)) write(row);
-  });
+  const writer = new SqliteWriter(file);
 
   return {
     kind: 'sqlite',
@@ -117,17 +88,13 @@ export function openSqliteStore(file: string): SqliteStore {
       return row.seq ?? 0;
     },
     async append(entries) {
-      appendAll(entries);
+      await writer.write(rowsOfEntries(entries));
     },
     async saveSnapshot(snapshot) {
-      db.transaction(() => {
-        write({
-          table: 'snapshots',
-          mode: 'upsert',
-          row: { seq: snapshot.seq, time_ms: snapshot.timeMs, body: snapshot.body },
-        });
-        prepared('DELETE FROM snapshots WHERE seq < ?').run(snapshot.seq);
-      })();
+      await writer.saveSnapshot(snapshot);
+    },
+    async pragma(text) {
+      return writer.pragma(text);
     },
     // Reads (bills, orders, fills, …) are shared with PostgreSQL: add new ones in sql-reads.ts.
     ...sqlReads(async (sql) => all(sql)),
@@ -136,6 +103,7 @@ export function openSqliteStore(file: string): SqliteStore {
       return rows.map((row) => row.detail);
     },
     async close() {
+      await writer.close();
       if (db.open) db.close();
     },
   };

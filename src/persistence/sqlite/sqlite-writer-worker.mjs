@@ -1,0 +1,53 @@
+// The SQLite writer thread: owns the store's write connection, so commits and their fsyncs
+// never block the event loop that serves requests. Plain JavaScript on purpose: it runs
+// without the TypeScript loader, and knows nothing of the schema — the main thread
+// (sqlite-writer.ts) sends each statement's text once and then rows as value arrays.
+// Messages are handled one at a time, in order, each answered with its outcome.
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+
+const db = new Database(workerData.file);
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = FULL');
+db.pragma('busy_timeout = 5000');
+
+const statements = [];
+const prepare = (texts) => {
+  for (const text of texts) statements.push(db.prepare(text));
+};
+// rows: [statementIndex, values[]][] written in one transaction (all or nothing).
+const write = db.transaction((rows) => {
+  for (const [index, values] of rows) statements[index].run(values);
+});
+
+function handle(request) {
+  if (request.statements) prepare(request.statements);
+  switch (request.op) {
+    case 'write':
+      write(request.rows);
+      return undefined;
+    case 'pragma':
+      return db.pragma(request.text);
+    case 'close':
+      db.close();
+      return undefined;
+    default:
+      throw new Error(`unknown writer request ${request.op}`);
+  }
+}
+
+parentPort.on('message', (request) => {
+  let response;
+  try {
+    response = { id: request.id, ok: true, value: handle(request) };
+  } catch (error) {
+    response = {
+      id: request.id,
+      ok: false,
+      message: String(error?.message ?? error),
+      code: error?.code ?? '',
+    };
+  }
+  parentPort.postMessage(response);
+  if (request.op === 'close') parentPort.close();
+});
