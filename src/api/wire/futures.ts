@@ -10,7 +10,7 @@ import type { BillRow } from '../../ports/store.ts';
 import { formatMoney } from '../../domain/money.ts';
 import type { PositionReport, WalletReport } from '../../engine/futures/report.ts';
 import { positionModeOf } from '../../engine/futures/settings.ts';
-import { v2OrderSource } from './plans.ts';
+import { positionExitFields, v2OrderSource } from './plans.ts';
 import type { EngineState } from '../../engine/state.ts';
 
 const negative = (fee: string) => (fee === '0' ? '0' : `-${fee}`);
@@ -114,10 +114,7 @@ export function v2Position(state: EngineState, report: PositionReport): Record<s
     assetMode: 'single',
     autoMargin: 'off',
     grant: '',
-    takeProfit: '',
-    stopLoss: '',
-    takeProfitId: '',
-    stopLossId: '',
+    ...positionExitFields(state, position),
     cashDividend: '0',
     cTime: String(position.createdTimeMs),
     uTime: String(position.updatedTimeMs),

@@ -5,6 +5,10 @@
  * and v3 strategy-order rows (endpoints.md §11.4, §11.5).
  */
 import type { OrderView } from '../../domain/order-view.ts';
+import { positionKey, type Position } from '../../domain/position.ts';
+import { positionExits } from '../../engine/triggers/plan-state.ts';
+import type { EngineState } from '../../engine/state.ts';
+import { formatMoney } from '../../domain/money.ts';
 import { isTpslPlan, type PlanPreset, type PlanView } from '../../domain/plan.ts';
 import type { ResultCode } from '../../domain/result-code.ts';
 import { wireError } from '../error-map.ts';
@@ -28,6 +32,18 @@ export function v2OrderSource(source: string, orderType: string): string {
   const prefix = TPSL_SOURCE_PREFIX[source];
   if (prefix) return `${prefix}_${source === 'moving_plan' ? 'market' : orderType}`;
   return orderType === 'market' ? 'market' : 'normal';
+}
+
+/** v2 position rows: the position's live pos_profit / pos_loss trigger prices and ids. */
+export function positionExitFields(state: EngineState, position: Position): Record<string, string> {
+  const key = positionKey(position.uid, position.category, position.symbol, position.holdSide);
+  const { takeProfit, stopLoss } = positionExits(state.plans, key);
+  return {
+    takeProfit: takeProfit ? formatMoney(takeProfit.triggerPrice) : '',
+    stopLoss: stopLoss ? formatMoney(stopLoss.triggerPrice) : '',
+    takeProfitId: takeProfit?.planId ?? '',
+    stopLossId: stopLoss?.planId ?? '',
+  };
 }
 
 function v2Side(plan: PlanView): string {

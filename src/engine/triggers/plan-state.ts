@@ -160,3 +160,14 @@ export function findLivePlan(
   const plan = planId ? state.live.get(planId) : undefined;
   return plan && plan.uid === uid ? plan : undefined;
 }
+
+/** The live whole-position TP and SL of a position (pos_profit, pos_loss), for position reports. */
+export function positionExits(state: PlanState, key: string): { takeProfit?: Plan; stopLoss?: Plan } {
+  const exits: { takeProfit?: Plan; stopLoss?: Plan } = {};
+  for (const planId of state.byPosition.get(key) ?? []) {
+    const plan = state.live.get(planId);
+    if (plan?.planType === 'pos_profit') exits.takeProfit = plan;
+    if (plan?.planType === 'pos_loss') exits.stopLoss = plan;
+  }
+  return exits;
+}
