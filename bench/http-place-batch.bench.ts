@@ -19,7 +19,7 @@
  * send time.
  *
  * Settings: BENCH_RUNS (5), BENCH_DURATION_MS (4000), BENCH_WARMUP_MS (1500),
- * BENCH_CONNECTIONS (64), BENCH_STORES (sqlite,postgres), BENCH_POSTGRES_URL (admin URL,
+ * BENCH_CONNECTIONS (64), BENCH_STORES (sqlite,postgres; also sqlite-inline: BOURSE_SQLITE_WRITER=inline), BENCH_POSTGRES_URL (admin URL,
  * postgres://postgres@127.0.0.1:5432/postgres; a database is made and dropped).
  */
 import { execFile } from 'node:child_process';
@@ -36,7 +36,11 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1500);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',').filter(Boolean);
-const GOAL_ORDERS_PER_SECOND: Record<string, number> = { sqlite: 100_000, postgres: 50_000 };
+const GOAL_ORDERS_PER_SECOND: Record<string, number> = {
+  sqlite: 100_000,
+  'sqlite-inline': 100_000,
+  postgres: 50_000,
+};
 
 const LOAD_PROCESS = fileURLToPath(new URL('./support/order-load-process.ts', import.meta.url));
 
@@ -75,7 +79,8 @@ async function main(): Promise<void> {
     const targets: Target[] = [];
     for (const store of STORES) {
       const databaseUrl = store === 'postgres' ? await benchDatabase(cleanups) : undefined;
-      const child = await startBourseChild({ databaseUrl });
+      const env: Record<string, string> = store === 'sqlite-inline' ? { BOURSE_SQLITE_WRITER: 'inline' } : {};
+      const child = await startBourseChild({ databaseUrl, env });
       children.push(child);
       targets.push({ name: `bourse, ${store}`, port: child.port, store });
     }

@@ -26,6 +26,8 @@ export interface Config {
   seedDemo: boolean;
   /** postgres://… selects the PostgreSQL store; unset, the SQLite file in dataDir. */
   databaseUrl: string | undefined;
+  /** SQLite writes in a writer thread (default) or inline on the event loop (BOURSE_SQLITE_WRITER). */
+  sqliteWriter: 'thread' | 'inline';
   /** Price feeds and the liquidity provider (BOURSE_FEED, BOURSE_LIQUIDITY_*; docs/market-data.md). */
   market: MarketConfig;
   /** WebSocket limits (BOURSE_WS_*; docs/websocket.md). */
@@ -59,6 +61,12 @@ function parseClockStart(text: string): number {
   return ms;
 }
 
+function sqliteWriter(value: string | undefined): 'thread' | 'inline' {
+  if (value === undefined || value === '' || value === 'thread') return 'thread';
+  if (value === 'inline') return 'inline';
+  throw new Error('BOURSE_SQLITE_WRITER must be thread or inline');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const clock = env.BOURSE_CLOCK ?? 'real';
   if (clock !== 'real' && clock !== 'simulated') throw new Error('BOURSE_CLOCK must be real or simulated');
@@ -85,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: flag(env.BOURSE_TRUST_PROXY, false, 'BOURSE_TRUST_PROXY'),
     seedDemo: flag(env.BOURSE_SEED_DEMO, true, 'BOURSE_SEED_DEMO'),
     databaseUrl: databaseUrl(env.BOURSE_DATABASE_URL),
+    sqliteWriter: sqliteWriter(env.BOURSE_SQLITE_WRITER),
     market: { feeds: parseFeedConfig(env.BOURSE_FEED), liquidity: parseLiquidityConfig(env) },
     websocket: parseWsConfig(env),
   };

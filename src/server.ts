@@ -86,6 +86,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
   const store = await openStore({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
+    sqliteWriter: config.sqliteWriter,
     onError: onStoreError,
   });
   let recovered: Awaited<ReturnType<typeof recover>>;

@@ -178,10 +178,11 @@ export class Sequencer {
     this.stopped = true;
   }
 
-  /** Waits until everything submitted so far is durable (or answered as failed). */
+  /** Waits until everything submitted so far is durable (or answered as failed), snapshots included. */
   async drain(): Promise<void> {
-    while (this.flushScheduled || this.flushing || this.entries.length > 0) {
-      await new Promise((resolve) => setImmediate(resolve));
+    while (this.flushScheduled || this.flushing || this.entries.length > 0 || this.snapshotting) {
+      if (this.snapshotting) await this.snapshotting;
+      else await new Promise((resolve) => setImmediate(resolve));
     }
   }
 

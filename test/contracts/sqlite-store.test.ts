@@ -1,21 +1,22 @@
-/** The store contract (store.contract.ts) on SQLite: a fresh file per test. */
+/** The store contract (store.contract.ts) on SQLite, with writes in the writer thread and inline: a fresh file per test. */
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { openSqliteStore } from '../../src/persistence/sqlite/sqlite-store.ts';
+import type { WriterMode } from '../../src/persistence/sqlite/sqlite-writer.ts';
 import { makeTempDir, removeDir } from '../support/server.ts';
 import { brokerageContract } from './brokerage.contract.ts';
 import { storeContract, type StoreHarness } from './store.contract.ts';
 
-const harness: StoreHarness = {
-  kind: 'sqlite',
+const harness = (writer: WriterMode): StoreHarness => ({
+  kind: writer === 'thread' ? 'sqlite' : 'sqlite, inline writer',
   async location(t) {
     const dir = makeTempDir('bourse-store-');
     t.after(() => removeDir(dir));
     const file = join(dir, 'bourse.db');
     return {
-      open: async () => openSqliteStore(file),
-      openForPlans: async () => openSqliteStore(file),
+      open: async () => openSqliteStore(file, { writer }),
+      openForPlans: async () => openSqliteStore(file, { writer }),
       async exec(sql) {
         const db = new Database(file);
         try {
@@ -26,8 +27,9 @@ const harness: StoreHarness = {
       },
     };
   },
-};
+});
 
-for (const { name, options, body } of [...storeContract(harness), ...brokerageContract(harness)]) {
-  test(name, options ?? {}, body);
+for (const writer of ['thread', 'inline'] as const) {
+  const tests = [...storeContract(harness(writer)), ...brokerageContract(harness(writer))];
+  for (const { name, options, body } of tests) test(name, options ?? {}, body);
 }

@@ -32,7 +32,8 @@ export interface StoreLocation {
 }
 
 export interface StoreHarness {
-  kind: 'sqlite' | 'postgres';
+  /** Names the store in test names (e.g. `sqlite`, `sqlite, inline writer`). */
+  kind: string;
   location(t: TestContext): Promise<StoreLocation>;
 }
 

@@ -21,7 +21,7 @@ import { pendingMigrations } from '../migrations.ts';
 import type { Sql } from '../queries.ts';
 import { sqlReads } from '../sql-reads.ts';
 import { ddl } from '../schema.ts';
-import { SqliteWriter } from './sqlite-writer.ts';
+import { SqliteWriter, type WriterMode } from './sqlite-writer.ts';
 
 export { CorruptJournalError } from '../journal-record.ts';
 
@@ -50,7 +50,7 @@ function migrate(db: Database.Database): void {
   }
 }
 
-export function openSqliteStore(file: string): SqliteStore {
+export function openSqliteStore(file: string, options: { writer?: WriterMode } = {}): SqliteStore {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
@@ -66,7 +66,7 @@ export function openSqliteStore(file: string): SqliteStore {
     return statement;
   };
   const all = (sql: Sql) => prepared(sql.text).all(...sql.params) as Record<string, unknown>[];
-  const writer = new SqliteWriter(file);
+  const writer = new SqliteWriter(file, options.writer ?? 'thread', db);
 
   return {
     kind: 'sqlite',

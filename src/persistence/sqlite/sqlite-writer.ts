@@ -10,6 +10,7 @@
  * one starts a new thread.
  */
 import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
 import type { Snapshot } from '../../ports/store.ts';
 import type { RowWrite, Value } from '../projection.ts';
 import { mergeAssignments, tableOf } from '../schema.ts';
@@ -36,8 +37,31 @@ function statementText(table: string, mode: RowWrite['mode']): string {
   return `${verb} INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${conflict}`;
 }
 
+/** Where writes run: a writer thread (default), or inline on the caller's connection. */
+export type WriterMode = 'thread' | 'inline';
+
+/** The inline writer: the thread's handler, run on the main connection. */
+class InlineWriter {
+  private readonly statements: Database.Statement[] = [];
+  private readonly write: (rows: [number, Value[]][]) => void;
+
+  constructor(private readonly db: Database.Database) {
+    this.write = db.transaction((rows: [number, Value[]][]) => {
+      for (const [index, values] of rows) this.statements[index]?.run(values);
+    });
+  }
+
+  handle(request: WriterRequest & { statements?: string[] }): unknown {
+    for (const text of request.statements ?? []) this.statements.push(this.db.prepare(text));
+    if (request.op === 'write') return this.write(request.rows);
+    if (request.op === 'pragma') return this.db.pragma(request.text);
+    return undefined;
+  }
+}
+
 export class SqliteWriter {
   private worker: Worker | null = null;
+  private readonly inline: InlineWriter | null;
   private nextId = 1;
   private readonly pending = new Map<
     number,
@@ -46,7 +70,13 @@ export class SqliteWriter {
   private statements = new Map<string, Statement>();
   private unsent: string[] = [];
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    mode: WriterMode = 'thread',
+    db?: Database.Database,
+  ) {
+    this.inline = mode === 'inline' && db ? new InlineWriter(db) : null;
+  }
 
   /** Writes rows in one transaction; resolves once committed. */
   write(rows: readonly RowWrite[]): Promise<unknown> {
@@ -106,11 +136,19 @@ export class SqliteWriter {
   }
 
   private request(payload: WriterRequest): Promise<unknown> {
-    const worker = this.worker ?? this.start();
-    const id = this.nextId;
-    this.nextId += 1;
+    // Start the thread first: a new thread is owed every statement text (start() queues them).
+    const worker = this.inline ? null : (this.worker ?? this.start());
     const statements = this.unsent;
     this.unsent = [];
+    if (!worker) {
+      try {
+        return Promise.resolve(this.inline?.handle({ ...payload, statements }));
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+    const id = this.nextId;
+    this.nextId += 1;
     // Referenced only while a request waits, so an idle store never keeps the process alive
     // and a waiting one always gets its answer.
     if (this.pending.size === 0) worker.ref();
