@@ -353,6 +353,13 @@ export interface ModifyPlanOrder extends Base {
   stopLoss?: PlanPreset | null;
 }
 
+/** USDT-M futures asset mode: `union` lets other coins in the wallet count as margin. */
+export interface SetAssetMode extends Base {
+  type: 'SetAssetMode';
+  uid: string;
+  assetMode: 'single' | 'union';
+}
+
 export type Command =
   | CreateAccount
   | TransferFunds
@@ -380,6 +387,7 @@ export type Command =
   | SetPositionMode
   | AdjustMargin
   | SetFundingRate
+  | SetAssetMode
   | PlacePlanOrders
   | CancelPlanOrders
   | ModifyPlanOrder

@@ -34,6 +34,7 @@ import { finish, type TradingContext } from './trading/trading-context.ts';
 import { settleDeliveriesDue } from './futures/delivery.ts';
 import { settleFundingDue, setFundingRate } from './futures/funding.ts';
 import { enforceFuturesRisk } from './futures/liquidation.ts';
+import { setAssetMode } from './futures/union.ts';
 import { adjustMargin, setLeverage, setMarginMode, setPositionMode } from './futures/settings.ts';
 import { cancelPlanOrders } from './triggers/cancel.ts';
 import { evaluatePlans } from './triggers/evaluate.ts';
@@ -108,6 +109,8 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
       return setPositionMode(context.state, command);
     case 'AdjustMargin':
       return adjustMargin(trading, command);
+    case 'SetAssetMode':
+      return setAssetMode(context.state, trading.books, command);
     case 'SetFundingRate':
       return setFundingRate(trading, command);
     case 'PlacePlanOrders':

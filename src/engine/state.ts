@@ -53,6 +53,8 @@ export interface EngineState {
   positionModes: Map<string, PositionMode>;
   /** Margin mode and leverage per `${uid}|${category}|${symbol}`. */
   symbolSettings: Map<string, SymbolSettings>;
+  /** USDT-M asset mode per uid: present (`union`) when multi-asset margin is on. */
+  assetModes: Map<string, 'union'>;
   /** Funding per instrument key: next settlement time and an operator-set rate. */
   funding: Map<string, { nextFundingTimeMs: number; rateOverride: string | null; lastRate: string }>;
   /** Plan orders (triggers, trailing stops, TP/SL) and their indexes (engine/triggers). */
@@ -89,6 +91,7 @@ export function createState(): EngineState {
     positionModes: new Map(),
     symbolSettings: new Map(),
     funding: new Map(),
+    assetModes: new Map(),
     plans: createPlanState(),
   };
 }

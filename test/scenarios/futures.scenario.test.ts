@@ -307,3 +307,101 @@ test('coin-margined round trip over v2 when the price rises pays the long in BTC
   assert.deepEqual([account?.marginCoin, account?.available], ['BTC', '1.01559672']);
   assert.deepEqual(conservationImbalances(server.services.sequencer.exchange.state), []);
 });
+
+test('union margin when switched on lets BTC in the USDT-M wallet margin a position, and bills filter', async (t) => {
+  const server = await serverFor(t);
+  const operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
+  const trader = await (async () => {
+    const { uid } = await operator.createAccount();
+    await operator.deposit(uid, { coin: 'USDT', amount: '100', wallet: 'usdt_futures' });
+    await operator.deposit(uid, { coin: 'BTC', amount: '1', wallet: 'spot' });
+    return new SigningClient(server.url, await operator.createApiKey(uid));
+  })();
+  const other = await (async () => {
+    const { uid } = await operator.createAccount();
+    await operator.deposit(uid, { coin: 'USDT', amount: '100000', wallet: 'usdt_futures' });
+    return new SigningClient(server.url, await operator.createApiKey(uid));
+  })();
+  const open = () =>
+    trader.post('/api/v2/mix/order/place-order', {
+      body: order({ side: 'buy', price: '60000', size: '0.1' }),
+    });
+  const transferBtc = () =>
+    trader.post('/api/v2/spot/wallet/transfer', {
+      body: { fromType: 'spot', toType: 'usdt_futures', amount: '0.1', coin: 'BTC' },
+    });
+  data(
+    await other.post('/api/v2/mix/order/place-order', {
+      body: order({ side: 'sell', price: '60000', size: '0.1' }),
+    }),
+  );
+
+  // Single mode: 100 USDT cannot reserve 6000 × (1.01 / 20 + 0.0006 × 1.005) = 306.618.
+  assert.equal((await open()).body?.code, '40762');
+  assert.deepEqual(
+    data(await trader.get('/api/v2/mix/account/transfer-limits', { query: { coin: 'BTC' } })),
+    { coin: 'BTC', maxTransferIn: '0' },
+  );
+  assert.equal((await transferBtc()).body?.code, '40020');
+
+  data(
+    await trader.post('/api/v2/mix/account/set-asset-mode', {
+      body: { productType: 'USDT-FUTURES', assetMode: 'union' },
+    }),
+  );
+  assert.deepEqual(
+    data(await trader.get('/api/v2/mix/account/transfer-limits', { query: { coin: 'BTC' } })),
+    { coin: 'BTC', maxTransferIn: '1' },
+  );
+  data(await transferBtc());
+  // 0.1 BTC at 60000 less 5 % counts 5700 USDT of margin: the position opens.
+  data(await open());
+  const [account] = data<Row[]>(
+    await trader.get('/api/v2/mix/account/accounts', { query: { productType: 'USDT-FUTURES' } }),
+  );
+  assert.deepEqual([account?.assetMode, account?.unionCollateral], ['union', '5700']);
+  // USDT alone: 100 − 3.6 fee − 300 initial margin = −203.6: that is what leaving union needs.
+  assert.deepEqual(data(await trader.get('/api/v2/mix/account/switch-union-usdt')), { usdtAmount: '203.6' });
+  const back = await trader.post('/api/v2/mix/account/set-asset-mode', {
+    body: { productType: 'USDT-FUTURES', assetMode: 'single' },
+  });
+  assert.equal(back.body?.code, '40762');
+
+  // Bill filters: coin only with a transfer type; a span over 30 days and data older than 90.
+  const transfers = data<{ bills: Row[] }>(
+    await trader.get('/api/v2/mix/account/bill', {
+      query: { productType: 'USDT-FUTURES', coin: 'BTC', businessType: 'trans_from_exchange' },
+    }),
+  );
+  assert.deepEqual(
+    transfers.bills.map((bill) => [bill.coin, bill.amount]),
+    [['BTC', '0.1']],
+  );
+  const coinAlone = await trader.get('/api/v2/mix/account/bill', {
+    query: { productType: 'USDT-FUTURES', coin: 'BTC' },
+  });
+  assert.equal(coinAlone.body?.code, '40020');
+  const now = Date.now();
+  const wide = await trader.get('/api/v2/mix/account/bill', {
+    query: { productType: 'USDT-FUTURES', startTime: String(now - 31 * 86_400_000), endTime: String(now) },
+  });
+  assert.equal(wide.body?.code, '40017');
+  const old = await trader.get('/api/v2/mix/account/bill', {
+    query: {
+      productType: 'USDT-FUTURES',
+      startTime: String(now - 100 * 86_400_000),
+      endTime: String(now - 95 * 86_400_000),
+    },
+  });
+  assert.equal(old.body?.code, '40017');
+  const funding = data<{ bills: Row[] }>(
+    await trader.get('/api/v2/mix/account/bill', {
+      query: { productType: 'USDT-FUTURES', onlyFunding: 'yes' },
+    }),
+  );
+  assert.deepEqual(
+    funding.bills.map((bill) => bill.businessType),
+    ['buy', 'trans_from_exchange', 'deposit'],
+  );
+  assert.deepEqual(conservationImbalances(server.services.sequencer.exchange.state), []);
+});

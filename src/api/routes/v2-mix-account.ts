@@ -8,7 +8,7 @@ import { parseMoney, formatMoney } from '../../domain/money.ts';
 import { MARGIN_MODES, POSITION_MODES, HOLD_SIDES } from '../../domain/position.ts';
 import { POSITION_NOTIONAL_LIMIT } from '../../engine/futures/place.ts';
 import { walletReport } from '../../engine/futures/report.ts';
-import { crossState } from '../../engine/futures/risk.ts';
+import { isUnion, unionCollateral, unionShortfall } from '../../engine/futures/union.ts';
 import { positionModeOf, settingsOf } from '../../engine/futures/settings.ts';
 import { tradingWallet } from '../../engine/trading/wallets.ts';
 import {
@@ -22,7 +22,7 @@ import {
 import { caller, reject, type ApiRequest, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
 import { signedRoutes } from './route-kit.ts';
-import { v2MixAccount, v2MixBill, v2Position } from '../wire/futures.ts';
+import { v2MixAccount, v2MixBill, v2Position, type UnionView } from '../wire/futures.ts';
 import { marginCoinsOf, positionsOf, submit } from './futures-service.ts';
 import { productTypeOf } from './mix-input.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
@@ -47,6 +47,22 @@ export function v2MixAccountRoutes(services: Services): Route[] {
   const uidOf = (request: ApiRequest) => caller(request).account.uid;
   const now = () => services.clock.now();
   const route = signedRoutes({ dialect: 'v2-mix', accountMode: 'classic', area: 'futures_positions' });
+  const unionView = (uid: string, wallet: string): UnionView => {
+    const state = exchange().state;
+    const prefix = `${uid}|${wallet}|`;
+    const assetList = [...state.balances.entries()]
+      .filter(([key]) => key.startsWith(prefix))
+      .map(([key, balance]) => ({
+        coin: key.slice(prefix.length),
+        balance: formatMoney(balance.available + balance.frozen + balance.margin),
+        available: formatMoney(balance.available),
+      }));
+    return {
+      assetMode: isUnion(state, uid) ? 'union' : 'single',
+      collateral: formatMoney(unionCollateral(state, uid, wallet)),
+      assetList,
+    };
+  };
   const symbolSettingsView = (request: ApiRequest, fields: Record<string, unknown>) => {
     const category = productTypeOf(fields);
     const symbol = requiredString(fields, 'symbol').toUpperCase();
@@ -66,7 +82,10 @@ export function v2MixAccountRoutes(services: Services): Route[] {
       const uid = uidOf(request);
       const wallet = tradingWallet(exchange().state, uid, category);
       return marginCoinsOf(services, category).map((coin) =>
-        v2MixAccount(walletReport(exchange().state, exchange().books, uid, wallet, coin)),
+        v2MixAccount(
+          walletReport(exchange().state, exchange().books, uid, wallet, coin),
+          unionView(uid, wallet),
+        ),
       );
     }),
     route('GET', '/api/v2/mix/account/account', 10, false, (request) => {
@@ -75,7 +94,10 @@ export function v2MixAccountRoutes(services: Services): Route[] {
       const uid = uidOf(request);
       const wallet = tradingWallet(exchange().state, uid, category);
       return {
-        ...v2MixAccount(walletReport(exchange().state, exchange().books, uid, wallet, coin)),
+        ...v2MixAccount(
+          walletReport(exchange().state, exchange().books, uid, wallet, coin),
+          unionView(uid, wallet),
+        ),
         crossedMarginLeverage: String(settings.crossLeverage),
         isolatedLongLever: String(settings.longLeverage),
         isolatedShortLever: String(settings.shortLeverage),
@@ -226,20 +248,29 @@ export function v2MixAccountRoutes(services: Services): Route[] {
       return { bills: bills.map(v2MixBill), endId: bills.at(-1)?.billId ?? '' };
     }),
     route('GET', '/api/v2/mix/account/switch-union-usdt', 1, false, (request) => {
-      // USDT needed to leave multi-asset mode: the USDT-M margin in use not covered by USDT.
+      // USDT to add before leaving union mode: the margin in use that USDT alone does not cover.
       const uid = uidOf(request);
-      const wallet = tradingWallet(exchange().state, uid, 'USDT-FUTURES');
-      const cross = crossState(exchange().state, exchange().books, uid, wallet, 'USDT');
-      return { usdtAmount: formatMoney(cross.free < 0n ? -cross.free : 0n) };
+      const shortfall = isUnion(exchange().state, uid)
+        ? unionShortfall(exchange().state, exchange().books, uid)
+        : 0n;
+      return { usdtAmount: formatMoney(shortfall) };
     }),
     route('GET', '/api/v2/mix/account/transfer-limits', 1, false, (request) => {
-      // Multi-asset transfer-in: at most what the spot wallet holds of the coin.
+      // What may move into the USDT-M wallet now: USDT always, other coins only in union mode;
+      // at most what the spot wallet holds.
       const coin = requiredString(request.query, 'coin').toUpperCase();
       const uid = uidOf(request);
-      const balance = exchange().state.balances.get(
-        `${uid}|${tradingWallet(exchange().state, uid, 'SPOT')}|${coin}`,
-      );
-      return { coin, maxTransferIn: formatMoney(balance?.available ?? 0n) };
+      const state = exchange().state;
+      const allowed = coin === 'USDT' || isUnion(state, uid);
+      const balance = state.balances.get(`${uid}|${tradingWallet(state, uid, 'SPOT')}|${coin}`);
+      return { coin, maxTransferIn: formatMoney(allowed ? (balance?.available ?? 0n) : 0n) };
+    }),
+    route('POST', '/api/v2/mix/account/set-asset-mode', 2, true, async (request) => {
+      const body = asObject(request.body);
+      if (productTypeOf(body) !== 'USDT-FUTURES') reject('PARAM_ERROR', 'productType');
+      const assetMode = requiredEnum(body, 'assetMode', ['single', 'union'] as const);
+      await submit(services, { type: 'SetAssetMode', timeMs: now(), uid: uidOf(request), assetMode });
+      return 'success';
     }),
     {
       method: 'GET',

@@ -152,18 +152,28 @@ export function v3Position(state: EngineState, report: PositionReport): Record<s
   };
 }
 
-export function v2MixAccount(report: WalletReport): Record<string, unknown> {
+export interface UnionView {
+  assetMode: 'single' | 'union';
+  /** USDT value of the collateral coins (after the haircut). */
+  collateral: string;
+  assetList: { coin: string; balance: string; available: string }[];
+}
+
+export function v2MixAccount(report: WalletReport, union?: UnionView): Record<string, unknown> {
   return {
     ...report,
     usdtEquity: report.accountEquity,
     btcEquity: '0',
     coupon: '0',
     grant: '0',
-    assetMode: 'single',
+    assetMode: union?.assetMode ?? 'single',
     unionTotalMargin: report.accountEquity,
     unionAvailable: report.crossedMaxAvailable,
     unionMm: '0',
-    assetList: [{ coin: report.marginCoin, balance: report.accountEquity, available: report.available }],
+    unionCollateral: union?.collateral ?? '0',
+    assetList: union?.assetList ?? [
+      { coin: report.marginCoin, balance: report.accountEquity, available: report.available },
+    ],
   };
 }
 

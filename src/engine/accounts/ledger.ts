@@ -9,6 +9,16 @@ import { categoryOfWallet, emptyBalance, walletTotal, type Balance } from '../..
 import type { Context } from '../context.ts';
 import type { EngineState } from '../state.ts';
 
+/**
+ * Where available may go below zero: the insurance fund (covering losses beyond it is what
+ * ADL is for), and USDT in a union-mode USDT-M wallet, where it is a liability backed by the
+ * wallet's other coins (futures/union.ts; liquidation sweeps them).
+ */
+export function mayGoNegative(state: EngineState, uid: string, wallet: string, coin: string): boolean {
+  if (uid === INSURANCE_FUND_UID) return true;
+  return wallet === 'usdt_futures' && coin === 'USDT' && state.assetModes.get(uid) === 'union';
+}
+
 /** Mutable balance record (created on first use). */
 export function balanceFor(state: EngineState, uid: string, wallet: string, coin: string): Balance {
   const key = balanceKey(uid, wallet, coin);
@@ -66,8 +76,8 @@ export function post(context: Context, posting: Posting): void {
   if (posting.from === 'frozen') balance.frozen += posting.amount;
   else if (posting.from === 'margin') balance.margin += posting.amount;
   else balance.available += posting.amount;
-  // The insurance fund alone may go below zero: covering losses beyond it is what ADL is for.
-  const negative = balance.available < 0n && posting.uid !== INSURANCE_FUND_UID;
+  const negative =
+    balance.available < 0n && !mayGoNegative(context.state, posting.uid, posting.wallet, posting.coin);
   if (negative || balance.frozen < 0n || balance.margin < 0n) {
     throw new Error(`ledger: ${posting.uid} ${posting.wallet} ${posting.coin} would go negative`);
   }
@@ -90,7 +100,8 @@ export function post(context: Context, posting: Posting): void {
 /** Moves funds between available and frozen (no bill: the balance itself is unchanged). */
 export function freeze(context: Context, uid: string, wallet: string, coin: string, amount: bigint): void {
   const balance = balanceFor(context.state, uid, wallet, coin);
-  if (amount > balance.available || -amount > balance.frozen) {
+  const short = amount > balance.available && !mayGoNegative(context.state, uid, wallet, coin);
+  if (short || -amount > balance.frozen) {
     throw new Error(`ledger: cannot freeze ${amount} of ${uid} ${wallet} ${coin}`);
   }
   balance.available -= amount;

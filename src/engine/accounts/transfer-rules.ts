@@ -16,6 +16,7 @@ import { instrumentKey } from '../../domain/instrument.ts';
 import { MONEY_ONE, MONEY_SCALE } from '../../domain/money.ts';
 import { parseWalletType, type WalletType } from '../../domain/wallet.ts';
 import { crossState } from '../futures/risk.ts';
+import { collateralTransferable, isUnion, UNION_WALLET } from '../futures/union.ts';
 import { coinListed } from '../instruments/coins.ts';
 import { riskRatio, walletValue } from '../margin/valuation.ts';
 import type { EngineState } from '../state.ts';
@@ -40,8 +41,16 @@ export function transferBusinessType(wallet: string, direction: 'in' | 'out'): s
 }
 
 /** Why a wallet cannot hold `coin` (the parameter to blame), or null when it can. */
-export function coinRefusal(state: EngineState, wallet: string, coin: string): 'coin' | 'symbol' | null {
+export function coinRefusal(
+  state: EngineState,
+  wallet: string,
+  coin: string,
+  uid?: string,
+): 'coin' | 'symbol' | null {
   const type = walletTypeOf(wallet);
+  // Union mode: the USDT-M wallet holds any listed coin as collateral (futures/union.ts).
+  if (uid !== undefined && wallet === UNION_WALLET && isUnion(state, uid))
+    return coinListed(state, coin) ? null : 'coin';
   if (type === null) return 'coin';
   if (type === 'isolated_margin') {
     const symbol = wallet.slice(wallet.indexOf(':') + 1);
@@ -73,6 +82,9 @@ export function transferableAmount(
 ): bigint {
   const available = readBalance(state, uid, wallet, coin).available;
   if (!isFuturesWallet(wallet) && walletTypeOf(wallet) !== 'unified') return available;
+  if (wallet === UNION_WALLET && coin !== 'USDT' && isUnion(state, uid)) {
+    return collateralTransferable(state, books, uid, coin, available);
+  }
   const free = crossState(state, books, uid, wallet, coin).free;
   const limit = free < available ? free : available;
   return limit > 0n ? limit : 0n;

@@ -63,9 +63,9 @@ function checkParties(state: EngineState, command: TransferFunds): Refusal | nul
 function checkCoin(state: EngineState, command: TransferFunds): Refusal | null {
   if (command.amount <= 0n) return fail('PARAM_ERROR', 'amount');
   if (!coinListed(state, command.coin)) return fail('COIN_NOT_FOUND', command.coin);
-  const fromRefusal = coinRefusal(state, command.fromWallet, command.coin);
+  const fromRefusal = coinRefusal(state, command.fromWallet, command.coin, command.fromUid);
   if (fromRefusal) return fail('PARAM_ERROR', fromRefusal);
-  const toRefusal = coinRefusal(state, command.toWallet, command.coin);
+  const toRefusal = coinRefusal(state, command.toWallet, command.coin, command.toUid);
   if (toRefusal) return fail('PARAM_ERROR', toRefusal);
   return null;
 }

@@ -14,6 +14,7 @@ import { balanceFor, post } from '../accounts/ledger.ts';
 import { cancelOpenOrder } from '../trading/cancel.ts';
 import { finish, type TradingContext } from '../trading/trading-context.ts';
 import { ensureInsuranceFund } from './insurance.ts';
+import { isUnion, UNION_WALLET } from './union.ts';
 import { closeLeg, openLeg, retireIfFlat } from './positions.ts';
 import { crossState, positionRisk, valueAt } from './risk.ts';
 import { positionModeOf } from './settings.ts';
@@ -126,6 +127,25 @@ function liquidateCross(
   const type = positions[0] ? billTypeOf(trading, positions[0]) : 'force_close_long';
   const category = positions[0]?.category ?? '';
   post(context, { uid, wallet, coin: marginCoin, amount: -stake, businessType: type, symbol, category });
+  // Union mode: the other coins that backed the positions go to the fund as well.
+  if (isUnion(context.state, uid) && wallet === UNION_WALLET) {
+    const prefix = `${uid}|${wallet}|`;
+    for (const [key, collateral] of [...context.state.balances]) {
+      const coin = key.slice(prefix.length);
+      if (!key.startsWith(prefix) || coin === marginCoin || collateral.available <= 0n) continue;
+      const amount = collateral.available;
+      post(context, { uid, wallet, coin, amount: -amount, businessType: type, symbol, category });
+      post(context, {
+        uid: fund,
+        wallet,
+        coin,
+        amount,
+        businessType: 'risk_captital_user_transfer',
+        symbol,
+        category,
+      });
+    }
+  }
   post(context, {
     uid: fund,
     wallet,

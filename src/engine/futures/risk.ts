@@ -14,6 +14,7 @@ import type { EngineState } from '../state.ts';
 import type { Books } from '../trading/books.ts';
 import { feeRate } from '../trading/settle.ts';
 import { markPrice } from './mark.ts';
+import { unionCollateral } from './union.ts';
 import { mmrFor } from './tiers.ts';
 
 /** Value of `lots` at `priceMoney` (money per base coin) in the margin coin, money units. */
@@ -97,7 +98,9 @@ export function crossState(
     initialMargin += risk.initialMargin;
     maintenanceMargin += risk.maintenanceMargin;
   }
-  const equity = balance.available + balance.frozen + unrealisedPnl;
-  const free = balance.available - initialMargin + (unrealisedPnl < 0n ? unrealisedPnl : 0n);
+  // Union (multi-asset) mode: other coins in the USDT-M wallet count as margin (union.ts).
+  const collateral = marginCoin === 'USDT' ? unionCollateral(state, uid, wallet) : 0n;
+  const equity = balance.available + balance.frozen + unrealisedPnl + collateral;
+  const free = balance.available - initialMargin + (unrealisedPnl < 0n ? unrealisedPnl : 0n) + collateral;
   return { equity, unrealisedPnl, initialMargin, maintenanceMargin, free };
 }

@@ -9,7 +9,7 @@ import type { Instrument } from '../../domain/instrument.ts';
 import { MONEY_ONE } from '../../domain/money.ts';
 import { transition, type Order } from '../../domain/order.ts';
 import { positionKey, type HoldSide } from '../../domain/position.ts';
-import { balanceFor, post } from '../accounts/ledger.ts';
+import { balanceFor, mayGoNegative, post } from '../accounts/ledger.ts';
 import type { Context } from '../context.ts';
 import type { Fill } from '../matching/index.ts';
 import { feeRate } from '../trading/settle.ts';
@@ -35,7 +35,8 @@ export function postCovered(
   },
 ): void {
   const balance = balanceFor(context.state, posting.uid, posting.wallet, posting.coin);
-  const shortfall = -(balance.available + posting.amount);
+  const covered = !mayGoNegative(context.state, posting.uid, posting.wallet, posting.coin);
+  const shortfall = covered ? -(balance.available + posting.amount) : 0n;
   if (shortfall > 0n) {
     const fund = ensureInsuranceFund(context.state, context.nowMs);
     const transfer = {
