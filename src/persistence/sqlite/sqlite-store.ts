@@ -2,10 +2,12 @@
  * SQLite store (better-sqlite3, WAL, synchronous=FULL): the embedded default.
  *
  * One `append` is one transaction and one fsync, however many commands it carries: the
- * sequencer calls it once per event-loop turn (group commit). Writes run in a writer thread
- * with its own connection (sqlite-writer.ts), so a commit and its fsync never block the
- * event loop, and the next batch forms while one is being written; reads run here, on a
- * second connection, and see every commit that has returned (WAL). Each journal row carries a
+ * sequencer calls it once per event-loop turn (group commit). Writes run inline on this
+ * connection (the default) or, with `writer: 'thread'`, in a writer thread with its own
+ * connection (sqlite-writer.ts), so that commits and fsyncs leave the event loop and the next
+ * batch forms meanwhile; on the 2-core reference machine that did not raise throughput
+ * (docs/performance.md), hence the default. Reads always run here and see every commit that
+ * has returned (WAL). Each journal row carries a
  * CRC-32 of its body; recovery refuses a row whose checksum does not match
  * (persistence/journal-record.ts). Tables, rows and queries come from persistence/schema.ts,
  * projection.ts, queries.ts and sql-reads.ts, shared with every other store.
@@ -66,7 +68,7 @@ export function openSqliteStore(file: string, options: { writer?: WriterMode } =
     return statement;
   };
   const all = (sql: Sql) => prepared(sql.text).all(...sql.params) as Record<string, unknown>[];
-  const writer = new SqliteWriter(file, options.writer ?? 'thread', db);
+  const writer = new SqliteWriter(file, options.writer ?? 'inline', db);
 
   return {
     kind: 'sqlite',

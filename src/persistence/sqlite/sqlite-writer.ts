@@ -37,7 +37,7 @@ function statementText(table: string, mode: RowWrite['mode']): string {
   return `${verb} INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${conflict}`;
 }
 
-/** Where writes run: a writer thread (default), or inline on the caller's connection. */
+/** Where writes run: inline on the caller's connection (default), or a writer thread. */
 export type WriterMode = 'thread' | 'inline';
 
 /** The inline writer: the thread's handler, run on the main connection. */
