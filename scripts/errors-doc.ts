@@ -62,6 +62,37 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   IP_BINDING_REQUIRED:
     'A sub-account management endpoint was called with a main-account key that is not bound to an IP.',
   FUNDING_NOT_PENDING: 'Operator: the deposit or withdrawal record is unknown or no longer pending.',
+  SYMBOL_NOT_OPEN: 'The instrument is `listed` (not yet open).',
+  SYMBOL_OFFLINE: 'The instrument is `offline` or `limit_open`, or past its offTime / limitOpenTime.',
+  SYMBOL_RESTRICTED: 'The instrument is `restricted` (no API trading).',
+  PRICE_PRECISION_INVALID: 'The price has more decimals than pricePrecision.',
+  PRICE_STEP_INVALID: 'The price is not a multiple of the tick (futures priceMultiplier).',
+  QUANTITY_PRECISION_INVALID: 'The quantity (or market-buy amount) has more decimals than allowed.',
+  QUANTITY_STEP_INVALID: 'The futures quantity is not a multiple of quantityMultiplier.',
+  QUANTITY_BELOW_MINIMUM: 'Below minOrderQty.',
+  QUANTITY_ABOVE_MAXIMUM: 'Above maxOrderQty (limit) or maxMarketOrderQty (market).',
+  AMOUNT_BELOW_MINIMUM: 'The order value is below minOrderAmount.',
+  PRICE_ABOVE_LIMIT: 'A buy above the reference price × (1 + buyLimitPriceRatio).',
+  PRICE_BELOW_LIMIT: 'A sell below the reference price × (1 − sellLimitPriceRatio).',
+  TOO_MANY_OPEN_ORDERS: '400 open orders per business line, or maxSymbolOrderNum per symbol.',
+  DUPLICATE_CLIENT_OID: 'The clientOid was used by this account within six hours.',
+  BATCH_TOO_LARGE: 'More than 20 (v3) or 50 (v2) orders in one batch.',
+  ORDER_NOT_FOUND: 'No open order (or no order) of this account with that orderId / clientOid.',
+  ORDER_NOT_MODIFIABLE:
+    'Modify of a filled, cancelled, market or reduce-only order, or a new size not above the filled size.',
+  MODIFY_PENDING: 'A second modify of the same order before the first is durable.',
+  MODIFY_UNCHANGED: 'Modify with the price and size the order already has.',
+  TIME_RANGE_INVALID: 'A query window over its maximum span or older than the history kept.',
+  NO_DEBT: 'Repay of a coin that has no debt.',
+  OPEN_SIZE_EXCEEDED: 'Not enough free margin for the opening reserve, or the position limit per symbol.',
+  POSITION_INSUFFICIENT: 'A close larger than the position (or its size not locked by other closes).',
+  POSITION_MODE_MISMATCH:
+    'Hedge-mode fields in one-way mode or the reverse (e.g. no tradeSide in hedge mode).',
+  POSITION_OR_ORDER_EXISTS: 'Position mode change while positions or orders exist.',
+  MARGIN_MODE_LOCKED: 'Margin mode change while the symbol has positions or orders.',
+  LEVERAGE_INVALID: 'Leverage outside minLeverage..maxLeverage.',
+  MARGIN_MODE_MISMATCH: "The order's marginMode differs from the symbol's setting.",
+  REDUCE_ONLY_REPLACED: 'Reserved: a reduce-only order replaced older ones (answered with orderId null).',
 };
 
 function cell(text: string): string {

@@ -10,7 +10,7 @@ export function createAccount(context: Context, command: CreateAccount): Outcome
   const { state } = context;
   if (command.kind !== 'main') {
     const parent = command.parentUid ? state.accounts.get(command.parentUid) : undefined;
-    if (!parent || parent.kind !== 'main') return fail('ACCOUNT_NOT_FOUND');
+    if (!parent || parent.kind !== 'main') return fail('ACCOUNT_NOT_FOUND', 'parentUid');
   }
   const uid = String(state.nextUid);
   state.nextUid += 1;

@@ -9,6 +9,7 @@
  */
 import type { Deposit, Withdraw } from '../../domain/commands.ts';
 import { fail, ok, type Outcome } from '../../domain/result-code.ts';
+import { MONEY_ONE } from '../../domain/money.ts';
 import type { Context } from '../context.ts';
 import { coinListed } from '../instruments/coins.ts';
 import { freeze, post, readBalance } from './ledger.ts';
@@ -26,6 +27,9 @@ export interface FundingReceipt {
   timeMs: number;
 }
 
+/** The largest single deposit: a trillion coins (keeps every sum far inside safe ranges). */
+const MAX_DEPOSIT = 10n ** 12n * MONEY_ONE;
+
 export function addFlow(context: Context, coin: string, amount: bigint): void {
   const flows = context.state.externalFlows;
   flows.set(coin, (flows.get(coin) ?? 0n) + amount);
@@ -34,8 +38,8 @@ export function addFlow(context: Context, coin: string, amount: bigint): void {
 export function deposit(context: Context, command: Deposit): Outcome<FundingReceipt> {
   const account = context.state.accounts.get(command.uid);
   if (!account) return fail('ACCOUNT_NOT_FOUND');
-  if (!walletAllowed(account, command.wallet)) return fail('PARAM_ERROR', 'wallet');
-  if (command.amount <= 0n) return fail('PARAM_ERROR', 'amount');
+  if (!walletAllowed(account, command.wallet, context.state)) return fail('PARAM_ERROR', 'wallet');
+  if (command.amount <= 0n || command.amount > MAX_DEPOSIT) return fail('PARAM_ERROR', 'amount');
   if (!coinListed(context.state, command.coin)) return fail('COIN_NOT_FOUND', command.coin);
   if (command.status === 'pending') return ok(record(context, command, 'deposit'));
   post(context, {
@@ -52,7 +56,7 @@ export function deposit(context: Context, command: Deposit): Outcome<FundingRece
 export function withdraw(context: Context, command: Withdraw): Outcome<FundingReceipt> {
   const account = context.state.accounts.get(command.uid);
   if (!account) return fail('ACCOUNT_NOT_FOUND');
-  if (!walletAllowed(account, command.wallet)) return fail('PARAM_ERROR', 'wallet');
+  if (!walletAllowed(account, command.wallet, context.state)) return fail('PARAM_ERROR', 'wallet');
   if (command.amount <= 0n) return fail('PARAM_ERROR', 'amount');
   const balance = readBalance(context.state, command.uid, command.wallet, command.coin);
   if (balance.available < command.amount) return fail('INSUFFICIENT_BALANCE');

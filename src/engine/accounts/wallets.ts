@@ -1,14 +1,19 @@
 /** Which wallets an account has: unified accounts have exactly one. */
 import type { Account } from '../../domain/account.ts';
+import { instrumentKey } from '../../domain/instrument.ts';
 import { parseWalletType } from '../../domain/wallet.ts';
+import type { EngineState } from '../state.ts';
 
-export function walletAllowed(account: Account, wallet: string): boolean {
+/** Whether the account has this wallet; an isolated-margin wallet needs a listed MARGIN symbol. */
+export function walletAllowed(account: Account, wallet: string, state?: EngineState): boolean {
   const [typeText, symbol] = wallet.split(':');
   const type = parseWalletType(typeText ?? '');
   if (!type) return false;
   if (account.mode === 'unified') return type === 'unified';
   if (type === 'unified') return false;
-  return type === 'isolated_margin' ? Boolean(symbol) : symbol === undefined;
+  if (type !== 'isolated_margin') return symbol === undefined;
+  if (!symbol) return false;
+  return state === undefined || state.instruments.has(instrumentKey('MARGIN', symbol));
 }
 
 /** Where an operator deposit lands when no wallet is named. */
