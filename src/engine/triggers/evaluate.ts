@@ -68,34 +68,35 @@ interface Candidate {
 
 function collect(trading: TradingContext, entry: PlanIndexEntry, price: bigint, found: Candidate[]): void {
   const plans = trading.context.state.plans;
+  // Activated trailing plans first: follow the extreme, then check the retrace.
   for (const planId of entry.trailing) {
     const plan = plans.live.get(planId);
-    if (plan) follow(plan, price);
+    if (!plan) continue;
+    follow(plan, price);
+    const overshoot = overshootOf(plan, price);
+    if (overshoot !== null) found.push({ plan, overshoot });
   }
-  const touched: Plan[] = [];
   for (const list of [entry.up, entry.down]) {
+    // Touched plans are a prefix of the list; trailing ones leave it, activated (their extreme
+    // starts at the price, so they cannot retrace in this pass).
+    let prefix = 0;
+    const staying: string[] = [];
     for (const planId of list) {
       const plan = plans.live.get(planId);
-      if (!plan || overshootOf(plan, price) === null) break;
-      touched.push(plan);
+      const overshoot = plan ? overshootOf(plan, price) : null;
+      if (!plan || overshoot === null) break;
+      prefix += 1;
+      if (plan.trailing) {
+        plan.trailing.activated = true;
+        plan.trailing.extremePrice = price;
+        entry.trailing.push(plan.planId);
+        reportPlan(trading.context, plan);
+      } else {
+        staying.push(planId);
+        found.push({ plan, overshoot });
+      }
     }
-  }
-  for (const plan of touched) {
-    if (plan.trailing) {
-      plan.trailing.activated = true;
-      plan.trailing.extremePrice = price;
-      const list = plan.direction === 'up' ? entry.up : entry.down;
-      list.splice(list.indexOf(plan.planId), 1);
-      entry.trailing.push(plan.planId);
-      reportPlan(trading.context, plan);
-    } else {
-      found.push({ plan, overshoot: overshootOf(plan, price) ?? 0n });
-    }
-  }
-  for (const planId of entry.trailing) {
-    const plan = plans.live.get(planId);
-    const overshoot = plan ? overshootOf(plan, price) : null;
-    if (plan && overshoot !== null) found.push({ plan, overshoot });
+    if (staying.length < prefix) list.splice(0, prefix, ...staying);
   }
 }
 

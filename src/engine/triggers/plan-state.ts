@@ -13,10 +13,12 @@
  *   plan not touched.
  * - `clientOids` maps `${uid}|${clientOid}` of every live plan to its id (unique among live plans).
  * - `byPosition` lists the live TP/SL plans of each position key (they end when it closes).
+ * - `counts` holds the number of live plans per account, symbol and family (trigger or TP/SL),
+ *   for the per-symbol limits.
  * - `awaitingFill` holds the presets of orders placed by plans until the order first fills
  *   (they then become pos_profit/pos_loss plans), `ready` the orders that just filled.
  */
-import type { Plan, PlanPreset } from '../../domain/plan.ts';
+import { isTpslPlan, type Plan, type PlanPreset } from '../../domain/plan.ts';
 
 export interface PlanIndexEntry {
   up: string[];
@@ -43,6 +45,7 @@ export interface PlanState {
   index: Map<string, PlanIndexEntry>;
   clientOids: Map<string, string>;
   byPosition: Map<string, string[]>;
+  counts: Map<string, number>;
   awaitingFill: Map<string, PendingPresets>;
   /** Order ids in `awaitingFill` that filled during the current command. */
   ready: string[];
@@ -56,6 +59,7 @@ export function createPlanState(): PlanState {
     index: new Map(),
     clientOids: new Map(),
     byPosition: new Map(),
+    counts: new Map(),
     awaitingFill: new Map(),
     ready: [],
     nextSequence: 1,
@@ -86,20 +90,25 @@ function before(a: Plan, b: Plan): boolean {
   return a.sequence < b.sequence;
 }
 
-function insertSorted(state: PlanState, list: string[], plan: Plan): void {
+/** The first position of a sorted waiting list whose plan does not come before `plan`. */
+function lowerBound(state: PlanState, list: string[], plan: Plan): number {
   let low = 0;
   let high = list.length;
   while (low < high) {
     const middle = (low + high) >> 1;
     const other = state.live.get(list[middle] ?? '');
-    if (other && before(other, plan)) low = middle + 1;
+    if (other && other !== plan && before(other, plan)) low = middle + 1;
     else high = middle;
   }
-  list.splice(low, 0, plan.planId);
+  return low;
 }
 
-function removeFrom(list: string[], planId: string): void {
-  const at = list.indexOf(planId);
+function insertSorted(state: PlanState, list: string[], plan: Plan): void {
+  list.splice(lowerBound(state, list, plan), 0, plan.planId);
+}
+
+function removeFrom(list: string[], planId: string, at = list.indexOf(planId)): void {
+  if (list[at] !== planId) at = list.indexOf(planId);
   if (at >= 0) list.splice(at, 1);
 }
 
@@ -114,16 +123,32 @@ export function unindexPlan(state: PlanState, plan: Plan): void {
   const key = indexKeyOf(plan);
   const entry = state.index.get(key);
   if (!entry) return;
-  removeFrom(entry.up, plan.planId);
-  removeFrom(entry.down, plan.planId);
-  removeFrom(entry.trailing, plan.planId);
+  // A waiting plan is found by binary search on its (unchanged) trigger and sequence.
+  if (plan.trailing?.activated) removeFrom(entry.trailing, plan.planId);
+  else {
+    const list = plan.direction === 'up' ? entry.up : entry.down;
+    removeFrom(list, plan.planId, lowerBound(state, list, plan));
+  }
   if (entry.up.length + entry.down.length + entry.trailing.length === 0) state.index.delete(key);
+}
+
+/** The `counts` key of a plan: account, symbol and family. */
+export function countKeyOf(plan: Pick<Plan, 'uid' | 'category' | 'symbol' | 'planType'>): string {
+  return `${plan.uid}|${plan.category}:${plan.symbol}|${isTpslPlan(plan.planType) ? 'tpsl' : 'trigger'}`;
+}
+
+function count(state: PlanState, plan: Plan, delta: number): void {
+  const key = countKeyOf(plan);
+  const next = (state.counts.get(key) ?? 0) + delta;
+  if (next > 0) state.counts.set(key, next);
+  else state.counts.delete(key);
 }
 
 /** Adds a new live plan to every index. */
 export function addLivePlan(state: PlanState, plan: Plan): void {
   state.live.set(plan.planId, plan);
   indexPlan(state, plan);
+  count(state, plan, 1);
   if (plan.clientOid) state.clientOids.set(`${plan.uid}|${plan.clientOid}`, plan.planId);
   if (isPositionBound(plan)) {
     const key = positionKeyOf(plan);
@@ -135,6 +160,7 @@ export function addLivePlan(state: PlanState, plan: Plan): void {
 export function removeLivePlan(state: PlanState, plan: Plan): void {
   state.live.delete(plan.planId);
   unindexPlan(state, plan);
+  count(state, plan, -1);
   if (state.clientOids.get(`${plan.uid}|${plan.clientOid}`) === plan.planId)
     state.clientOids.delete(`${plan.uid}|${plan.clientOid}`);
   const key = positionKeyOf(plan);
