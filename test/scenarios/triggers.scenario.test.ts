@@ -173,6 +173,34 @@ test('stop-limit on last price places its limit when a trade touches the trigger
   );
 });
 
+test('ccxt trigger shapes: a limit with price and executePrice, a market with executePrice only', async (t) => {
+  const { trader } = await setup(t);
+  const client = await trader();
+  // ccxt createOrder('BTC/USDT:USDT', type, 'buy', 0.01, 61100, { triggerPrice: 61000 }).
+  const ccxtBody = (type: string) => ({
+    symbol: 'BTCUSDT',
+    orderType: type,
+    ...(type === 'limit' ? { price: '61100' } : {}),
+    marginCoin: 'USDT',
+    size: '0.01',
+    productType: 'USDT-FUTURES',
+    triggerType: 'mark_price',
+    planType: 'normal_plan',
+    triggerPrice: '61000',
+    executePrice: '61100',
+    marginMode: 'crossed',
+    side: 'buy',
+  });
+  for (const type of ['limit', 'market']) {
+    data(await client.post('/api/v2/mix/order/place-plan-order', { body: ccxtBody(type) }));
+  }
+  const rows = await pending(client);
+  assert.deepEqual(rows.map((row) => [row.orderType, row.price]).sort(), [
+    ['limit', '61100'],
+    ['market', ''],
+  ]);
+});
+
 test('stop-limit on mark and stop-market on last price', async (t) => {
   const { trader, trade, rest, setPrice } = await setup(t);
   const client = await trader();

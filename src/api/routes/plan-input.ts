@@ -4,6 +4,9 @@
  * position direction and `tradeSide` open/close, so close long is buy + close. Rules enforced
  * here are the wire's: which fields go together; the engine checks prices, sizes, positions.
  *
+ * ccxt's shapes (its createOrderRequest): trigger orders carry `executePrice`, trailing stops
+ * `callbackRatio` and `triggerPrice`, hedge closes `tradeSide: Close` with the side flipped.
+ *
  * Choices where the venue is silent (docs/triggers.md): `tradeSide` in one-way mode and
  * `reduceOnly: YES` in hedge mode are refused with 40774; a `price` on a market plan is
  * refused; `presetStopSurplusPrice` / `presetStopLossPrice` are read as the TP / SL trigger
@@ -75,7 +78,11 @@ export function parsePlacePlan(body: Fields, posMode: PositionMode): PlanRequest
   const triggerPrice = requiredDecimal(body, 'triggerPrice');
   const triggerType = requiredEnum(body, 'triggerType', TRIGGER_TYPES);
   const orderType = requiredEnum(body, 'orderType', ORDER_TYPES);
-  const price = optionalDecimal(body, 'price');
+  // ccxt sends the execute price as `executePrice` (beside `price` for limit orders, alone for
+  // a market order given a price); it is read as the limit price and ignored on a market order.
+  const price =
+    optionalDecimal(body, 'price') ??
+    (orderType === 'limit' ? optionalDecimal(body, 'executePrice') : undefined);
   const callbackRatio = optionalDecimal(body, 'callbackRatio');
   if (planType === 'track_plan') {
     if (orderType !== 'market') reject('PARAM_ERROR', 'orderType');
