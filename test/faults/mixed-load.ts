@@ -2,8 +2,8 @@
  * A sustained mixed load for fault tests, against a running server (child or in-process):
  * signed v3 place-batch (buys and sells that cross, so there are fills and bills), cancels of
  * the worker's own resting orders, wallet transfers (spot ⇄ USDT futures), operator deposits
- * and withdrawals, and index-price moves (each runs the margin and futures risk checks).
- * Plan (trigger) orders are not in it yet: the engine has none so far. Every answer is classified: acknowledged (success, its
+ * and withdrawals, plan (trigger) orders on USDT futures, and index-price moves on spot and
+ * USDT futures (each runs the margin and futures risk checks and the triggers). Every answer is classified: acknowledged (success, its
  * effect must survive), refused with a retryable code (40010 / 40725 / 45001: outcome
  * unknown, the client would query by clientOid), or lost (no answer: the process died).
  * A 400 with a venue code is a business refusal (cancelling an order that filled meanwhile).
@@ -32,6 +32,8 @@ export interface LoadResult {
   cancels: AckedOrder[];
   funding: FundingView[];
   transfers: { uid: string; transferId: string }[];
+  /** Acknowledged plan (trigger) orders. */
+  plans: number;
   prices: string[];
   retryable: number;
   /** Business refusals (e.g. cancelling an order that filled meanwhile): answered, nothing changed. */
@@ -83,6 +85,7 @@ export function startMixedLoad(
     cancels: [],
     funding: [],
     transfers: [],
+    plans: 0,
     prices: [],
     retryable: 0,
     refused: 0,
@@ -165,9 +168,32 @@ export function startMixedLoad(
           });
           acknowledge();
         }
+      } else if (kind === 2 && step % 20 === 2) {
+        // A trigger (plan) order on USDT futures, fired when a price move below crosses it.
+        const body = {
+          planType: 'normal_plan',
+          symbol: 'BTCUSDT',
+          productType: 'USDT-FUTURES',
+          marginMode: 'crossed',
+          marginCoin: 'USDT',
+          size: '0.001',
+          triggerPrice: String(59_950 + ((step * 7 + index) % 100)),
+          triggerType: 'mark_price',
+          side: step % 40 === 2 ? 'buy' : 'sell',
+          orderType: 'market',
+          clientOid: `${tag}-p-${index}-${step}`,
+        };
+        const data = await attempt(() => signed(client, '/api/v2/mix/order/place-plan-order', body), 'plan');
+        if (data && !stopped) {
+          result.plans += 1;
+          acknowledge();
+        }
       } else if (kind === 9 && index === 0) {
         const indexPrice = String(59_900 + (step % 200));
-        const body = { category: 'SPOT', symbol: 'BTCUSDT', indexPrice };
+        // Alternately the spot and the USDT-futures index (the latter moves the mark price
+        // that the plan orders above trigger on).
+        const category = step % 20 === 9 ? 'SPOT' : 'USDT-FUTURES';
+        const body = { category, symbol: 'BTCUSDT', indexPrice };
         const data = await attempt(() => admin('PUT', '/admin/v1/prices', body), 'price');
         if (data && !stopped) {
           result.prices.push(indexPrice);

@@ -40,6 +40,7 @@ async function killUnderLoad(t: TestContext, databaseUrl: string | undefined): P
   assert.ok(result.orders.length > 300, `${result.orders.length} orders acknowledged`);
   assert.ok(result.cancels.length > 5 && result.funding.length > 10 && result.prices.length > 0);
   assert.ok(result.transfers.length > 10, `${result.transfers.length} transfers acknowledged`);
+  assert.ok(result.plans > 5, `${result.plans} plan orders acknowledged`);
 
   const store = await openStore({ dataDir, databaseUrl });
   let verified;
@@ -51,6 +52,7 @@ async function killUnderLoad(t: TestContext, databaseUrl: string | undefined): P
   assert.ok(verified.snapshotSeq > 0, 'a snapshot was taken under load, and recovery started from it');
   t.diagnostic(
     `${result.orders.length} orders, ${result.cancels.length} cancels, ${result.transfers.length} transfers, ` +
+      `${result.plans} plan orders (${verified.plansTriggered} triggered), ` +
       `${result.funding.length} funding ` +
       `acknowledged; ${result.lost} requests in flight at the kill; journal ${verified.seq}, ` +
       `snapshot ${verified.snapshotSeq}`,

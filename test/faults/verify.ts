@@ -21,6 +21,8 @@ export interface Verified {
   seq: number;
   snapshotSeq: number;
   hash: string;
+  /** Plan orders that triggered (executed or fail_execute) over the whole journal. */
+  plansTriggered: number;
 }
 
 export async function verifyStore(
@@ -31,8 +33,13 @@ export async function verifyStore(
   const recovered = await recover(store);
   const scratch = new Exchange();
   let seq = 0;
+  let plansTriggered = 0;
   for await (const entry of store.journalAfter(0)) {
-    scratch.execute(entry.command);
+    for (const event of scratch.execute(entry.command).events) {
+      if (event.type === 'PlanUpdated' && event.plan.status !== 'live' && event.plan.status !== 'cancelled') {
+        plansTriggered += 1;
+      }
+    }
     seq = entry.seq;
   }
   assert.equal(seq, recovered.seq);
@@ -83,5 +90,5 @@ export async function verifyStore(
       );
     }
   }
-  return { seq, snapshotSeq: recovered.snapshotSeq, hash };
+  return { seq, snapshotSeq: recovered.snapshotSeq, hash, plansTriggered };
 }
