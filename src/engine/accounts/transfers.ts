@@ -55,8 +55,9 @@ function checkParties(state: EngineState, command: TransferFunds): Refusal | nul
     if (from.uid === to.uid) return fail('PARAM_ERROR', 'toUserId');
   }
   if (from.status === 'freeze' || to.status === 'freeze') return fail('USER_STATUS_ABNORMAL');
-  if (!walletAllowed(from, command.fromWallet, state)) return fail('PARAM_ERROR', 'fromType');
-  if (!walletAllowed(to, command.toWallet, state)) return fail('PARAM_ERROR', 'toType');
+  if (!walletAllowed(from, command.fromWallet)) return fail('PARAM_ERROR', 'fromType');
+  // An unlisted isolated-margin symbol is reported as `symbol` by coinRefusal below.
+  if (!walletAllowed(to, command.toWallet)) return fail('PARAM_ERROR', 'toType');
   return null;
 }
 
