@@ -37,6 +37,10 @@ function hasActivity(state: EngineState, uid: string, category: string, symbol?:
   for (const order of state.orders.values()) {
     if (order.uid === uid && order.category === category && (!symbol || order.symbol === symbol)) return true;
   }
+  // Live trigger and TP/SL plans count as orders: they would fire into the old mode.
+  for (const plan of state.plans.live.values()) {
+    if (plan.uid === uid && plan.category === category && (!symbol || plan.symbol === symbol)) return true;
+  }
   return false;
 }
 
