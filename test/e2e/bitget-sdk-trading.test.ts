@@ -156,3 +156,91 @@ test('RestClientV2 runs a futures round trip: open, position, close, bills', asy
   const assets = await taker.v2.getFuturesAccountAssets({ productType: 'USDT-FUTURES' } as never);
   assert.equal(assets.data[0]?.available, '9999.28');
 });
+
+test('the SDK reaches the rest of the spec: v2 spot batch, v3 fills, repayable coins, union trio', async () => {
+  try {
+    await restOfTheSpec();
+  } catch (error) {
+    throw new Error(`SDK call failed: ${JSON.stringify((error as { body?: unknown }).body ?? error)}`);
+  }
+});
+
+async function restOfTheSpec(): Promise<void> {
+  const seller = await clients([['spot', 'BTC', '1']]);
+  const buyer = await clients([
+    ['spot', 'USDT', '10000'],
+    ['crossed_margin', 'USDT', '100'],
+  ]);
+  const batch = await seller.v2.spotBatchSubmitOrders({
+    symbol: 'BTCUSDT',
+    batchMode: 'single',
+    orderList: [
+      {
+        side: 'sell',
+        orderType: 'limit',
+        force: 'gtc',
+        price: '60000',
+        size: '0.01',
+        clientOid: 'sdk-batch-1',
+      },
+      {
+        side: 'sell',
+        orderType: 'limit',
+        force: 'gtc',
+        price: '60000.001',
+        size: '0.01',
+        clientOid: 'sdk-batch-2',
+      },
+    ],
+  } as never);
+  assert.equal(batch.data.successList.length, 1);
+  assert.equal(batch.data.failureList[0]?.errorCode, '41103');
+  await buyer.v3.submitNewOrder({
+    category: 'SPOT',
+    symbol: 'BTCUSDT',
+    side: 'buy',
+    orderType: 'limit',
+    qty: '0.01',
+    price: '60000',
+  });
+  const fills = await buyer.v3.getTradeFills();
+  assert.deepEqual(
+    fills.data.list.map((fill: { execPrice: string; execQty: string; tradeScope: string }) => [
+      fill.execPrice,
+      fill.execQty,
+      fill.tradeScope,
+    ]),
+    [['60000', '0.01', 'taker']],
+  );
+  // A margin buy of 0.004 × 60000 = 240 USDT with 100 in the wallet borrows 140 (3× allows 200).
+  await operatorMarginSell();
+  await buyer.v3.submitNewOrder({
+    category: 'MARGIN',
+    symbol: 'BTCUSDT',
+    side: 'buy',
+    orderType: 'limit',
+    qty: '0.004',
+    price: '60000',
+  });
+  const repayable = await buyer.v3.getRepayableCoins();
+  assert.equal(repayable.data.repayableCoinList[0]?.coin, 'USDT');
+  // 140 plus one hour of interest: 140 × 0.000126279 / 24 = 0.00073663 (rounded up).
+  assert.equal(repayable.data.repayableCoinList[0]?.size, '140.00073663');
+  const usdt = await buyer.v2.getSwitchUnionUsdt();
+  assert.equal(usdt.data.usdtAmount, '0');
+  const limits = await buyer.v2.getUnionTransferLimits({ coin: 'USDT' });
+  assert.deepEqual(limits.data, { coin: 'USDT', maxTransferIn: '9400' });
+}
+
+/** A MARGIN seller at 60000 so that the margin buy fills. */
+async function operatorMarginSell(): Promise<void> {
+  const maker = await clients([['crossed_margin', 'BTC', '1']]);
+  await maker.v3.submitNewOrder({
+    category: 'MARGIN',
+    symbol: 'BTCUSDT',
+    side: 'sell',
+    orderType: 'limit',
+    qty: '0.004',
+    price: '60000',
+  });
+}
