@@ -4,8 +4,8 @@
  * two resting orders, a cancel, a fill that opens a position, and a liquidation (the insurance
  * fund takes the position over: no order of the bot's, a positions-history row).
  *
- * TODO(triggers): a plan order firing on orders-algo once the plan REST routes land (the
- * channel is built on PlanUpdated; see docs/websocket.md).
+ * A second test fires a trigger order: the plan on orders-algo (live, then executed) and the
+ * order it placed on orders, as REST reports them.
  *
  * Figures: 400 USDT in the futures wallet; a 0.1 BTC long at 59000 (notional 5900, 20×
  * crossed). Liquidation needs equity below maintenance: 400 + 0.1·(P − 59000) minus fees
@@ -173,4 +173,56 @@ test('a bot fed only by WebsocketClientV2 agrees with REST through orders, a can
   const history = (await bot.rest.getFuturesHistoricOrders({ productType: PRODUCT } as never)).data;
   const restIds = (history.entrustedList ?? []).map((order: { orderId: string }) => order.orderId).sort();
   assert.deepEqual([...state.orders.keys()].sort(), restIds);
+});
+
+test('a trigger order firing shows on orders-algo and its order on orders, as REST reports them', async () => {
+  const bot = await futuresClient('10000');
+  const client = new WebsocketClientV2(
+    { ...bot.credentials, wsUrl: `${server.url.replace(/^http/, 'ws')}/v2/ws/private` },
+    silent,
+  );
+  const plans = new Map<string, Row>();
+  const orders = new Map<string, Row>();
+  let acks = 0;
+  client.on('response', (event: { event?: string }) => {
+    if (event.event === 'subscribe') acks += 1;
+  });
+  client.on('update', (event: Event) => {
+    for (const row of event.data ?? []) {
+      if (event.arg?.channel === 'orders-algo') plans.set(String(row.orderId), row);
+      if (event.arg?.channel === 'orders') orders.set(String(row.orderId), row);
+    }
+  });
+  try {
+    client.subscribeTopic(PRODUCT, 'orders-algo');
+    client.subscribeTopic(PRODUCT, 'orders');
+    await until(() => acks >= 2, 'subscriptions');
+    await operator.setPrice({ category: PRODUCT, symbol: 'BTCUSDT', indexPrice: '60000' });
+    // A buy limit at 59000 armed when the mark reaches 60500 (it then rests: nothing sells).
+    const plan = await bot.rest.futuresSubmitPlanOrder({
+      planType: 'normal_plan',
+      symbol: 'BTCUSDT',
+      productType: PRODUCT,
+      marginMode: 'crossed',
+      marginCoin: 'USDT',
+      size: '0.01',
+      price: '59000',
+      triggerPrice: '60500',
+      triggerType: 'mark_price',
+      side: 'buy',
+      orderType: 'limit',
+    } as never);
+    const planId = plan.data.orderId;
+    await until(() => plans.get(planId)?.status === 'live', 'the live plan on orders-algo');
+    await operator.setPrice({ category: PRODUCT, symbol: 'BTCUSDT', indexPrice: '60500' });
+    await until(() => plans.get(planId)?.status === 'executed', 'the executed plan on orders-algo');
+    const pending = (await bot.rest.getFuturesOpenOrders({ productType: PRODUCT } as never)).data;
+    const [placed] = (pending.entrustedList ?? []) as unknown as Row[];
+    assert.ok(placed, 'REST shows the order the plan placed');
+    await until(() => orders.get(String(placed.orderId))?.status === 'live', 'the placed order on orders');
+    assert.equal(orders.get(String(placed.orderId))?.price, '59000');
+    assert.equal(plans.get(planId)?.triggerPrice, '60500');
+  } finally {
+    client.closeAll(true);
+  }
 });
