@@ -405,3 +405,74 @@ test('union margin when switched on lets BTC in the USDT-M wallet margin a posit
   );
   assert.deepEqual(conservationImbalances(server.services.sequencer.exchange.state), []);
 });
+
+test('isolated hedge-mode short round trip when the price falls returns margin plus PnL, by hand', async (t) => {
+  const server = await serverFor(t);
+  const operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
+  const shorter = await trader(operator, server.url, '10000');
+  const other = await trader(operator, server.url, '100000');
+  const settings = { symbol: 'BTCUSDT', productType: 'USDT-FUTURES', marginCoin: 'USDT' };
+  data(
+    await shorter.client.post('/api/v2/mix/account/set-position-mode', {
+      body: { productType: 'USDT-FUTURES', posMode: 'hedge_mode' },
+    }),
+  );
+  data(
+    await shorter.client.post('/api/v2/mix/account/set-margin-mode', {
+      body: { ...settings, marginMode: 'isolated' },
+    }),
+  );
+  data(
+    await shorter.client.post('/api/v2/mix/account/set-leverage', {
+      body: { ...settings, leverage: '5', holdSide: 'short' },
+    }),
+  );
+  const isolated = (fields: Row) => order({ marginMode: 'isolated', ...fields });
+  data(
+    await other.client.post('/api/v2/mix/order/place-order', {
+      body: order({ side: 'buy', price: '60000', size: '0.1' }),
+    }),
+  );
+  // Open short (v2 hedge: side sell + open): margin 6000 / 5 = 1200, taker fee 3.6.
+  data(
+    await shorter.client.post('/api/v2/mix/order/place-order', {
+      body: isolated({ side: 'sell', tradeSide: 'open', price: '60000', size: '0.1' }),
+    }),
+  );
+  const [short] = data<Row[]>(
+    await shorter.client.get('/api/v2/mix/position/all-position', { query: { productType: 'USDT-FUTURES' } }),
+  );
+  assert.deepEqual(
+    [short?.holdSide, short?.marginMode, short?.marginSize, short?.leverage],
+    ['short', 'isolated', '1200', '5'],
+  );
+  const [opened] = data<Row[]>(
+    await shorter.client.get('/api/v2/mix/account/accounts', { query: { productType: 'USDT-FUTURES' } }),
+  );
+  assert.equal(opened?.available, '8796.4');
+  await operator.setPrice({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', indexPrice: '58000' });
+  data(
+    await other.client.post('/api/v2/mix/order/place-order', {
+      body: order({ side: 'sell', price: '58000', size: '0.1', reduceOnly: 'YES' }),
+    }),
+  );
+  // Close short (side sell + close, trading as a buy): +200 PnL, taker fee 5800 × 0.0006 = 3.48.
+  data(
+    await shorter.client.post('/api/v2/mix/order/place-order', {
+      body: isolated({ side: 'sell', tradeSide: 'close', price: '58000', size: '0.1' }),
+    }),
+  );
+  const [closed] = data<Row[]>(
+    await shorter.client.get('/api/v2/mix/account/accounts', { query: { productType: 'USDT-FUTURES' } }),
+  );
+  assert.equal(closed?.available, '10192.92', '10000 − 3.6 + 200 − 3.48');
+  assert.deepEqual(
+    data<Row[]>(
+      await shorter.client.get('/api/v2/mix/position/all-position', {
+        query: { productType: 'USDT-FUTURES' },
+      }),
+    ),
+    [],
+  );
+  assert.deepEqual(conservationImbalances(server.services.sequencer.exchange.state), []);
+});
