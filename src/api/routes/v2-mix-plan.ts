@@ -15,6 +15,7 @@ import { findLivePlan } from '../../engine/triggers/plan-state.ts';
 import { asObject, optionalDecimal, optionalEnum, optionalString, type Fields } from '../params.ts';
 import { caller, reject, type ApiRequest, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
+import { signedRoutes } from './route-kit.ts';
 import { v2MixOrder } from '../wire/futures.ts';
 import { v2PlanHistoryRow, v2PlanRow } from '../wire/plans.ts';
 import { submit } from './futures-service.ts';
@@ -50,21 +51,10 @@ export function v2MixPlanRoutes(services: Services): Route[] {
   const state = () => services.sequencer.exchange.state;
   const uidOf = (request: ApiRequest) => caller(request).account.uid;
   const now = () => services.clock.now();
-  const route = (
-    method: Route['method'],
-    path: string,
-    write: boolean,
-    handler: Route['handler'],
-  ): Route => ({
-    method,
-    path,
-    auth: 'signed',
-    dialect: 'v2-mix',
-    accountMode: 'classic',
-    rateLimit: { perSecond: 10, by: 'uid' },
-    permission: { area: 'futures_orders', write },
-    handler,
-  });
+  const family = signedRoutes({ dialect: 'v2-mix', accountMode: 'classic', area: 'futures_orders' });
+  // Every plan endpoint: 10 per second per UID (the spec's place and cancel limits).
+  const route = (method: Route['method'], path: string, write: boolean, handler: Route['handler']): Route =>
+    family(method, path, 10, write, handler);
   const place = (uid: string, category: Category, items: ReturnType<typeof parsePlaceTpsl>[]) =>
     submit<PlanIds[]>(services, { type: 'PlacePlanOrders', timeMs: now(), uid, category, items });
   const modify = (command: Omit<ModifyPlanOrder, 'type' | 'timeMs'>) =>

@@ -28,6 +28,7 @@ import {
 } from '../params.ts';
 import { caller, reject, Rejected, type ApiRequest, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
+import { signedRoutes } from './route-kit.ts';
 import { v3StrategyRow } from '../wire/plans.ts';
 import { submit } from './futures-service.ts';
 import { planClientOid } from './plan-input.ts';
@@ -53,21 +54,13 @@ export function v3StrategyRoutes(services: Services): Route[] {
   const state = () => services.sequencer.exchange.state;
   const uidOf = (request: ApiRequest) => caller(request).account.uid;
   const now = () => services.clock.now();
+  const family = signedRoutes({ dialect: 'v3', accountMode: 'unified', area: 'futures_orders' });
   const route = (
     method: Route['method'],
     path: string,
     perSecond: number,
     handler: Route['handler'],
-  ): Route => ({
-    method,
-    path,
-    auth: 'signed',
-    dialect: 'v3',
-    accountMode: 'unified',
-    rateLimit: { perSecond, by: 'uid' },
-    permission: { area: 'futures_orders', write: method === 'POST' },
-    handler,
-  });
+  ): Route => family(method, path, perSecond, method === 'POST', handler);
   /** The live legs of a strategy order, with their views. */
   const legsOf = (uid: string, target: PlanReference) => {
     const legs = resolvePlans(state().plans, uid, target);
