@@ -28,6 +28,7 @@ import {
 } from '../params.ts';
 import { reject, unwrap, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
+import { signedRoutes } from './route-kit.ts';
 import { childAccount, mainAccountCaller } from './main-account.ts';
 import { idCursor, pageLimit } from './query-window.ts';
 
@@ -77,21 +78,7 @@ function subAccountRow(account: Account) {
 export function v2UserRoutes(services: Services): Route[] {
   const state = () => services.sequencer.exchange.state;
   const now = () => services.clock.now();
-  const route = (
-    method: Route['method'],
-    path: string,
-    perSecond: number,
-    write: boolean,
-    handler: Route['handler'],
-  ): Route => ({
-    method,
-    path,
-    auth: 'signed',
-    dialect: 'v2',
-    rateLimit: { perSecond, by: 'uid' },
-    permission: { area: 'subaccount', write },
-    handler,
-  });
+  const route = signedRoutes({ dialect: 'v2', area: 'subaccount' });
 
   return [
     route('POST', '/api/v2/user/create-virtual-subaccount', 5, true, async (request) => {
