@@ -6,7 +6,7 @@
  * are written in one transaction, and the promise resolves only once that is on disk.
  */
 import type { Command } from '../domain/commands.ts';
-import type { EngineEvent, FillView, PositionClosed } from '../domain/events.ts';
+import type { CommissionRecorded, EngineEvent, FillView, PositionClosed } from '../domain/events.ts';
 import type { OrderView } from '../domain/order-view.ts';
 import type { PlanView } from '../domain/plan.ts';
 
@@ -223,23 +223,8 @@ export interface KycQuery {
   limit: number;
 }
 
-/** A commission record (table `commissions`); money in minor units. */
-export interface CommissionRow {
-  recordId: string;
-  agentUid: string;
-  uid: string;
-  dateMs: number;
-  coin: string;
-  symbol: string;
-  category: string;
-  dealAmount: bigint;
-  fee: bigint;
-  feePaid: bigint;
-  rebateAmount: bigint;
-  userRebateAmount: bigint;
-  dayTotalRebateAmount: bigint;
-  totalRebateAmount: bigint;
-}
+/** A commission record (table `commissions`): the event's fields; money in minor units. */
+export type CommissionRow = Omit<CommissionRecorded, 'type' | 'timeMs'>;
 
 export interface CommissionQuery {
   agentUid: string;
