@@ -11,6 +11,7 @@ import type { EngineState } from '../../engine/state.ts';
 import { asObject, optionalEnum, optionalString, optionalStringList } from '../params.ts';
 import { caller, reject, unwrap, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
+import { signedRoutes } from './route-kit.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
 
 /** Repay at most this many coins per call (the venue's maxSelection). */
@@ -41,168 +42,126 @@ function usdValue(state: EngineState, coin: string, amount: bigint): bigint {
 }
 
 export function assetRoutes(services: Services): Route[] {
+  const spot = signedRoutes({ dialect: 'v2-spot', accountMode: 'classic', area: 'spot' });
+  const unified = signedRoutes({ dialect: 'v3', accountMode: 'unified' });
   const state = () => services.sequencer.exchange.state;
   return [
-    {
-      method: 'GET',
-      path: '/api/v2/spot/account/assets',
-      auth: 'signed',
-      dialect: 'v2-spot',
-      accountMode: 'classic',
-      rateLimit: { perSecond: 10, by: 'uid' },
-      permission: { area: 'spot', write: false },
-      handler: (request) => {
-        const coin = optionalString(request.query, 'coin')?.toUpperCase();
-        const all = optionalEnum(request.query, 'assetType', ['hold_only', 'all'] as const) === 'all';
-        const uid = caller(request).account.uid;
-        return walletBalances(state(), uid, tradingWallet(state(), uid, 'SPOT'))
-          .filter(
-            ([name, balance]) =>
-              (!coin || name === coin) && (all || coin || balance.available + balance.frozen > 0n),
-          )
-          .map(([name, balance]) => ({
-            coin: name,
-            available: formatMoney(balance.available),
-            frozen: formatMoney(balance.frozen),
-            locked: '0',
-            limitAvailable: '0',
-            uTime: String(state().nowMs),
-          }));
-      },
-    },
-    {
-      method: 'GET',
-      path: '/api/v2/spot/account/bills',
-      auth: 'signed',
-      dialect: 'v2-spot',
-      accountMode: 'classic',
-      rateLimit: { perSecond: 10, by: 'uid' },
-      permission: { area: 'spot', write: false },
-      handler: async (request) => {
-        const { query } = request;
-        const uid = caller(request).account.uid;
-        const coin = optionalString(query, 'coin')?.toUpperCase();
-        const businessType = optionalString(query, 'businessType')?.toLowerCase();
-        const groupType = optionalString(query, 'groupType')?.toLowerCase();
-        const types = groupType
-          ? Object.keys(GROUP_TYPES).filter((type) => GROUP_TYPES[type] === groupType)
-          : businessType
-            ? [businessType]
-            : undefined;
-        const idLessThan = idCursor(query, 'idLessThan');
-        const bills = await services.store.bills({
-          uid,
-          wallets: [tradingWallet(state(), uid, 'SPOT')],
-          ...timeWindow(query, services.clock.now(), 90 * DAY_MS, 90 * DAY_MS),
-          ...(coin ? { coin } : {}),
-          ...(types ? { businessTypes: types.length > 0 ? types : ['none'] } : {}),
-          ...(idLessThan ? { idLessThan } : {}),
-          limit: pageLimit(query, 100, 500),
-        });
-        return bills.map((bill) => ({
-          cTime: String(bill.timeMs),
-          coin: bill.coin,
-          groupType: GROUP_TYPES[bill.businessType] ?? 'other',
-          businessType: bill.businessType,
-          size: formatMoney(bill.amount),
-          balance: formatMoney(bill.balanceAfter),
-          fees: bill.fee === 0n ? '0' : `-${formatMoney(bill.fee)}`,
-          billId: bill.billId,
+    spot('GET', '/api/v2/spot/account/assets', 10, false, (request) => {
+      const coin = optionalString(request.query, 'coin')?.toUpperCase();
+      const all = optionalEnum(request.query, 'assetType', ['hold_only', 'all'] as const) === 'all';
+      const uid = caller(request).account.uid;
+      return walletBalances(state(), uid, tradingWallet(state(), uid, 'SPOT'))
+        .filter(
+          ([name, balance]) =>
+            (!coin || name === coin) && (all || coin || balance.available + balance.frozen > 0n),
+        )
+        .map(([name, balance]) => ({
+          coin: name,
+          available: formatMoney(balance.available),
+          frozen: formatMoney(balance.frozen),
+          locked: '0',
+          limitAvailable: '0',
+          uTime: String(state().nowMs),
         }));
-      },
-    },
-    {
-      method: 'GET',
-      path: '/api/v3/account/assets',
-      auth: 'signed',
-      dialect: 'v3',
-      accountMode: 'unified',
-      rateLimit: { perSecond: 20, by: 'uid' },
-      handler: (request) => {
-        const uid = caller(request).account.uid;
-        const current = state();
-        let equity = 0n;
-        const assets = walletBalances(current, uid, tradingWallet(current, uid, 'SPOT'))
-          .filter(([, balance]) => balance.available + balance.frozen + balance.borrowed > 0n)
-          .map(([coin, balance]) => {
-            const total = balance.available + balance.frozen;
-            const coinEquity = total - balance.borrowed - balance.interest;
-            const value = usdValue(current, coin, coinEquity);
-            equity += value;
-            return {
-              coin,
-              equity: formatMoney(coinEquity),
-              usdValue: formatMoney(value),
-              balance: formatMoney(total),
-              available: formatMoney(balance.available),
-              debt: formatMoney(balance.borrowed + balance.interest),
-              locked: formatMoney(balance.frozen),
-            };
-          });
-        const btcPrice = usdtPriceOf(current, 'BTC');
-        return {
-          accountEquity: formatMoney(equity),
-          usdtEquity: formatMoney(equity),
-          btcEquity: btcPrice ? formatMoney(divide(equity * MONEY_ONE, btcPrice, 'down')) : '0',
-          unrealisedPnl: '0',
-          usdtUnrealisedPnl: '0',
-          btcUnrealizedPnl: '0',
-          effEquity: formatMoney(equity),
-          mmr: '0',
-          imr: '0',
-          mgnRatio: '0',
-          positionMgnRatio: '0',
-          assets,
-        };
-      },
-    },
-    {
-      method: 'GET',
-      path: '/api/v3/account/repayable-coins',
-      auth: 'signed',
-      dialect: 'v3',
-      accountMode: 'unified',
-      rateLimit: { perSecond: 10, by: 'uid' },
-      handler: (request) => {
-        const uid = caller(request).account.uid;
-        const current = state();
-        const repayableCoinList = walletBalances(current, uid, tradingWallet(current, uid, 'MARGIN'))
-          .filter(([, balance]) => balance.borrowed + balance.interest > 0n)
-          .map(([coin, balance]) => {
-            const owed = balance.borrowed + balance.interest;
-            return { coin, size: formatMoney(owed), amount: formatMoney(usdValue(current, coin, owed)) };
-          });
-        return { repayableCoinList, maxSelection: String(MAX_REPAY_COINS) };
-      },
-    },
-    {
-      method: 'POST',
-      path: '/api/v3/account/repay',
-      auth: 'signed',
-      dialect: 'v3',
-      accountMode: 'unified',
-      rateLimit: { perSecond: 5, by: 'uid' },
-      permission: { area: 'margin', write: true },
-      handler: async (request) => {
-        const body = asObject(request.body);
-        const coins = optionalStringList(body, 'repayableCoinList', MAX_REPAY_COINS);
-        if (!coins || coins.length === 0) reject('PARAM_EMPTY', 'repayableCoinList');
-        const upper = [...new Set(coins.map((coin) => coin.toUpperCase()))];
-        const payment = optionalStringList(body, 'paymentCoinList', MAX_REPAY_COINS)?.map((coin) =>
-          coin.toUpperCase(),
-        );
-        // Debt is repaid from the same coin; other payment coins would need a conversion.
-        if (payment && payment.some((coin) => !upper.includes(coin)))
-          reject('PARAM_ERROR', 'paymentCoinList');
-        const outcome = await services.sequencer.submit<{ repaid: bigint }>({
-          type: 'RepayDebt',
-          timeMs: services.clock.now(),
-          uid: caller(request).account.uid,
-          coins: upper,
+    }),
+    spot('GET', '/api/v2/spot/account/bills', 10, false, async (request) => {
+      const { query } = request;
+      const uid = caller(request).account.uid;
+      const coin = optionalString(query, 'coin')?.toUpperCase();
+      const businessType = optionalString(query, 'businessType')?.toLowerCase();
+      const groupType = optionalString(query, 'groupType')?.toLowerCase();
+      const types = groupType
+        ? Object.keys(GROUP_TYPES).filter((type) => GROUP_TYPES[type] === groupType)
+        : businessType
+          ? [businessType]
+          : undefined;
+      const idLessThan = idCursor(query, 'idLessThan');
+      const bills = await services.store.bills({
+        uid,
+        wallets: [tradingWallet(state(), uid, 'SPOT')],
+        ...timeWindow(query, services.clock.now(), 90 * DAY_MS, 90 * DAY_MS),
+        ...(coin ? { coin } : {}),
+        ...(types ? { businessTypes: types.length > 0 ? types : ['none'] } : {}),
+        ...(idLessThan ? { idLessThan } : {}),
+        limit: pageLimit(query, 100, 500),
+      });
+      return bills.map((bill) => ({
+        cTime: String(bill.timeMs),
+        coin: bill.coin,
+        groupType: GROUP_TYPES[bill.businessType] ?? 'other',
+        businessType: bill.businessType,
+        size: formatMoney(bill.amount),
+        balance: formatMoney(bill.balanceAfter),
+        fees: bill.fee === 0n ? '0' : `-${formatMoney(bill.fee)}`,
+        billId: bill.billId,
+      }));
+    }),
+    unified('GET', '/api/v3/account/assets', 20, undefined, (request) => {
+      const uid = caller(request).account.uid;
+      const current = state();
+      let equity = 0n;
+      const assets = walletBalances(current, uid, tradingWallet(current, uid, 'SPOT'))
+        .filter(([, balance]) => balance.available + balance.frozen + balance.borrowed > 0n)
+        .map(([coin, balance]) => {
+          const total = balance.available + balance.frozen;
+          const coinEquity = total - balance.borrowed - balance.interest;
+          const value = usdValue(current, coin, coinEquity);
+          equity += value;
+          return {
+            coin,
+            equity: formatMoney(coinEquity),
+            usdValue: formatMoney(value),
+            balance: formatMoney(total),
+            available: formatMoney(balance.available),
+            debt: formatMoney(balance.borrowed + balance.interest),
+            locked: formatMoney(balance.frozen),
+          };
         });
-        const { repaid } = unwrap(outcome);
-        return { result: repaid > 0n ? 'YES' : 'NO', repayAmount: formatMoney(repaid) };
-      },
-    },
+      const btcPrice = usdtPriceOf(current, 'BTC');
+      return {
+        accountEquity: formatMoney(equity),
+        usdtEquity: formatMoney(equity),
+        btcEquity: btcPrice ? formatMoney(divide(equity * MONEY_ONE, btcPrice, 'down')) : '0',
+        unrealisedPnl: '0',
+        usdtUnrealisedPnl: '0',
+        btcUnrealizedPnl: '0',
+        effEquity: formatMoney(equity),
+        mmr: '0',
+        imr: '0',
+        mgnRatio: '0',
+        positionMgnRatio: '0',
+        assets,
+      };
+    }),
+    unified('GET', '/api/v3/account/repayable-coins', 10, undefined, (request) => {
+      const uid = caller(request).account.uid;
+      const current = state();
+      const repayableCoinList = walletBalances(current, uid, tradingWallet(current, uid, 'MARGIN'))
+        .filter(([, balance]) => balance.borrowed + balance.interest > 0n)
+        .map(([coin, balance]) => {
+          const owed = balance.borrowed + balance.interest;
+          return { coin, size: formatMoney(owed), amount: formatMoney(usdValue(current, coin, owed)) };
+        });
+      return { repayableCoinList, maxSelection: String(MAX_REPAY_COINS) };
+    }),
+    unified('POST', '/api/v3/account/repay', 5, { area: 'margin', write: true }, async (request) => {
+      const body = asObject(request.body);
+      const coins = optionalStringList(body, 'repayableCoinList', MAX_REPAY_COINS);
+      if (!coins || coins.length === 0) reject('PARAM_EMPTY', 'repayableCoinList');
+      const upper = [...new Set(coins.map((coin) => coin.toUpperCase()))];
+      const payment = optionalStringList(body, 'paymentCoinList', MAX_REPAY_COINS)?.map((coin) =>
+        coin.toUpperCase(),
+      );
+      // Debt is repaid from the same coin; other payment coins would need a conversion.
+      if (payment && payment.some((coin) => !upper.includes(coin))) reject('PARAM_ERROR', 'paymentCoinList');
+      const outcome = await services.sequencer.submit<{ repaid: bigint }>({
+        type: 'RepayDebt',
+        timeMs: services.clock.now(),
+        uid: caller(request).account.uid,
+        coins: upper,
+      });
+      const { repaid } = unwrap(outcome);
+      return { result: repaid > 0n ? 'YES' : 'NO', repayAmount: formatMoney(repaid) };
+    }),
   ];
 }
