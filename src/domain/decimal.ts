@@ -25,6 +25,60 @@ export function decimalPlaces(text: string): number {
  * Returns null when the text is not a decimal or has more significant decimals than `scale`.
  */
 export function parseScaled(text: string, scale: number): bigint | null {
+  const fast = parseScaledFast(text, scale);
+  return fast === undefined ? parseScaledExact(text, scale) : fast;
+}
+
+const ZERO = 48;
+const NINE = 57;
+const POINT = 46;
+const MINUS = 45;
+
+/**
+ * The common case without a regular expression or a string-to-bigint parse: up to 15 digits,
+ * accumulated as an integer Number (exact below 2^53). `undefined` when the text needs the
+ * exact path; the answer is always the exact path's.
+ */
+function parseScaledFast(text: string, scale: number): bigint | null | undefined {
+  const length = text.length;
+  if (length === 0 || length > 16 || scale > 15) return undefined;
+  let index = 0;
+  const negative = text.charCodeAt(0) === MINUS;
+  if (negative) index = 1;
+  let value = 0;
+  let wholeDigits = 0;
+  while (index < length) {
+    const code = text.charCodeAt(index);
+    if (code === POINT) break;
+    if (code < ZERO || code > NINE) return null;
+    value = value * 10 + (code - ZERO);
+    wholeDigits += 1;
+    index += 1;
+  }
+  if (wholeDigits === 0) return null;
+  let places = 0;
+  if (index < length) {
+    index += 1; // the point
+    if (index === length) return null;
+    while (index < length) {
+      const code = text.charCodeAt(index);
+      if (code < ZERO || code > NINE) return null;
+      if (places < scale) {
+        value = value * 10 + (code - ZERO);
+        places += 1;
+      } else if (code !== ZERO) {
+        return null; // more significant decimals than the scale allows
+      }
+      index += 1;
+    }
+  }
+  const scaled = value * 10 ** (scale - places);
+  if (!Number.isSafeInteger(scaled)) return undefined;
+  const result = BigInt(scaled);
+  return negative ? -result : result;
+}
+
+function parseScaledExact(text: string, scale: number): bigint | null {
   const match = SIGNED_DECIMAL_PATTERN.exec(text);
   if (!match) return null;
   const negative = match[1] === '-';

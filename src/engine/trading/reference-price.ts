@@ -9,10 +9,23 @@ import { MONEY_SCALE } from '../../domain/money.ts';
 import type { EngineState } from '../state.ts';
 import { ticksToMoney } from '../instruments/scales.ts';
 
+/** Parsed index prices by their text: the same few prices are read on every order. */
+const parsedPrices = new Map<string, bigint | null>();
+
+function parsePrice(text: string): bigint | null {
+  let parsed = parsedPrices.get(text);
+  if (parsed === undefined) {
+    if (parsedPrices.size > 10_000) parsedPrices.clear();
+    parsed = parseScaled(text, MONEY_SCALE);
+    parsedPrices.set(text, parsed);
+  }
+  return parsed;
+}
+
 export function referencePrice(state: EngineState, instrument: Instrument): bigint | null {
   const key = instrumentKey(instrument.category, instrument.symbol);
   const index = state.indexPrices.get(key);
-  if (index) return parseScaled(index, MONEY_SCALE);
+  if (index) return parsePrice(index);
   const last = state.lastTradeTicks.get(key);
   return last === undefined ? null : ticksToMoney(instrument, last);
 }

@@ -30,6 +30,40 @@ function ratioOf(text: string): bigint {
   return (text && parseScaled(text, MONEY_SCALE)) || 0n;
 }
 
+/** An instrument's limits in integer units, parsed once per instrument record (records are
+ * replaced, never mutated, when the operator edits an instrument). */
+interface Limits {
+  minLots: number;
+  maxLimitLots: number;
+  maxMarketLots: number;
+  minAmount: bigint;
+  buyRatio: bigint;
+  sellRatio: bigint;
+}
+
+const limitsCache = new WeakMap<Instrument, Limits>();
+
+function lotsOrDefault(instrument: Instrument, text: string, fallback: number): number {
+  const lots = text ? quantityToLots(instrument, text) : fallback;
+  return typeof lots === 'number' ? lots : fallback;
+}
+
+function limitsOf(instrument: Instrument): Limits {
+  let limits = limitsCache.get(instrument);
+  if (!limits) {
+    limits = {
+      minLots: lotsOrDefault(instrument, instrument.minOrderQty, 0),
+      maxLimitLots: lotsOrDefault(instrument, instrument.maxOrderQty, Number.MAX_SAFE_INTEGER),
+      maxMarketLots: lotsOrDefault(instrument, instrument.maxMarketOrderQty, Number.MAX_SAFE_INTEGER),
+      minAmount: ratioOf(instrument.minOrderAmount),
+      buyRatio: ratioOf(instrument.buyLimitPriceRatio),
+      sellRatio: ratioOf(instrument.sellLimitPriceRatio),
+    };
+    limitsCache.set(instrument, limits);
+  }
+  return limits;
+}
+
 function percentText(ratio: string): string {
   return String(Number(ratio) * 100);
 }
@@ -61,6 +95,7 @@ export function validateOrder(
   if (!tradable.ok) return tradable;
   const { symbol } = instrument;
   const scales = scalesOf(instrument);
+  const limits = limitsOf(instrument);
   const reference = referencePrice(state, instrument);
 
   let priceTicks = 0;
@@ -99,12 +134,15 @@ export function validateOrder(
     if (lots === 'step') return fail('QUANTITY_STEP_INVALID', symbol, instrument.quantityMultiplier);
     if (lots === 'range' || lots <= 0) return fail('PARAM_ERROR', 'size');
     quantityLots = lots;
-    const minLots = instrument.minOrderQty ? quantityToLots(instrument, instrument.minOrderQty) : 0;
-    if (typeof minLots === 'number' && lots < minLots)
-      return fail('QUANTITY_BELOW_MINIMUM', symbol, instrument.minOrderQty);
-    const maxText = request.orderType === 'market' ? instrument.maxMarketOrderQty : instrument.maxOrderQty;
-    const maxLots = maxText ? quantityToLots(instrument, maxText) : Number.MAX_SAFE_INTEGER;
-    if (typeof maxLots === 'number' && lots > maxLots) return fail('QUANTITY_ABOVE_MAXIMUM', symbol, maxText);
+    if (lots < limits.minLots) return fail('QUANTITY_BELOW_MINIMUM', symbol, instrument.minOrderQty);
+    const market = request.orderType === 'market';
+    if (lots > (market ? limits.maxMarketLots : limits.maxLimitLots)) {
+      return fail(
+        'QUANTITY_ABOVE_MAXIMUM',
+        symbol,
+        market ? instrument.maxMarketOrderQty : instrument.maxOrderQty,
+      );
+    }
   }
 
   const notional =
@@ -119,15 +157,13 @@ export function validateOrder(
               10n ** BigInt(scales.quantityPlaces),
               'down',
             );
-  const minAmount = ratioOf(instrument.minOrderAmount);
-  if (notional !== null && notional < minAmount) {
+  if (notional !== null && notional < limits.minAmount) {
     return fail('AMOUNT_BELOW_MINIMUM', symbol, instrument.minOrderAmount, instrument.quoteCoin);
   }
 
   const valid: ValidOrder = { instrument, key, priceTicks, quantityLots, quoteAmount };
   if (reference !== null) {
-    const buyRatio = ratioOf(instrument.buyLimitPriceRatio);
-    const sellRatio = ratioOf(instrument.sellLimitPriceRatio);
+    const { buyRatio, sellRatio } = limits;
     const highest = buyRatio > 0n ? divide(reference * (RATIO_ONE + buyRatio), RATIO_ONE, 'down') : null;
     const lowest = sellRatio > 0n ? divide(reference * (RATIO_ONE - sellRatio), RATIO_ONE, 'up') : null;
     if (request.orderType === 'limit') {

@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  decimalPlaces,
+  divide,
+  formatFixed,
+  formatScaled,
+  parseScaled,
+  rescale,
+} from '../../src/domain/decimal.ts';
+
+test('parseScaled when the text is a decimal gives the scaled integer', () => {
+  assert.equal(parseScaled('60000', 2), 6_000_000n);
+  assert.equal(parseScaled('0.001', 8), 100_000n);
+  assert.equal(parseScaled('1.2300', 2), 123n, 'trailing zeros beyond the scale are fine');
+  assert.equal(parseScaled('-0.5', 1), -5n);
+  assert.equal(parseScaled('123456789012345678901234567890', 0), 123456789012345678901234567890n);
+  assert.equal(parseScaled('900000000000000000000', 8), 900000000000000000000n * 10n ** 8n);
+});
+
+test('parseScaled when the text is not a decimal or too precise gives null', () => {
+  for (const text of ['', '.5', '5.', '1e3', '0x10', ' 1', '1 ', '1.2.3', '--1', '+1', 'NaN', '1,5', '٣']) {
+    assert.equal(parseScaled(text, 4), null, text);
+  }
+  assert.equal(parseScaled('1.234', 2), null);
+  assert.equal(parseScaled('0.000000001', 8), null);
+});
+
+test('parseScaled fast and exact paths agree on random texts', () => {
+  let seed = 12345;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed;
+  };
+  const pieces = ['0', '1', '9', '5', '.', '-', '00', '7'];
+  for (let round = 0; round < 20_000; round += 1) {
+    const length = 1 + (next() % 18);
+    let text = '';
+    for (let i = 0; i < length; i += 1) text += pieces[next() % pieces.length];
+    const scale = next() % 12;
+    const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+    let expected: bigint | null = null;
+    if (match) {
+      const fraction = (match[3] ?? '').replace(/0+$/, '');
+      if (fraction.length <= scale) {
+        const value = BigInt((match[2] ?? '0') + fraction.padEnd(scale, '0'));
+        expected = match[1] === '-' ? -value : value;
+      }
+    }
+    assert.equal(parseScaled(text, scale), expected, `${text} at scale ${scale}`);
+  }
+});
+
+test('formatScaled when printing trims trailing zeros and keeps the sign', () => {
+  assert.equal(formatScaled(6_000_000n, 2), '60000');
+  assert.equal(formatScaled(123n, 2), '1.23');
+  assert.equal(formatScaled(100_000n, 8), '0.001');
+  assert.equal(formatScaled(0n, 8), '0');
+  assert.equal(formatScaled(-5n, 1), '-0.5');
+  assert.equal(formatFixed(80_000_000n, 8, 8), '0.80000000');
+});
+
+test('divide and rescale when rounding go toward or away from zero as named', () => {
+  assert.equal(divide(7n, 2n, 'down'), 3n);
+  assert.equal(divide(7n, 2n, 'up'), 4n);
+  assert.equal(divide(-7n, 2n, 'up'), -4n);
+  assert.equal(divide(6n, 2n, 'up'), 3n);
+  assert.equal(rescale(12345n, 4, 2, 'up'), 124n);
+  assert.equal(rescale(12345n, 4, 2, 'down'), 123n);
+  assert.equal(rescale(5n, 0, 3, 'down'), 5000n);
+  assert.equal(decimalPlaces('1.2300'), 2);
+});
