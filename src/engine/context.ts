@@ -5,6 +5,9 @@
 import type { EngineEvent } from '../domain/events.ts';
 import { ID_BASE, type EngineState } from './state.ts';
 
+/** Below this the id is printed by padding; it is far beyond any counter (9·10^15). */
+const ID_SMALL_LIMIT = Number.MAX_SAFE_INTEGER;
+
 export interface Context {
   readonly state: EngineState;
   readonly nowMs: number;
@@ -17,9 +20,10 @@ export function createContext(state: EngineState, nowMs: number, events: EngineE
     state,
     nowMs,
     nextId() {
-      const id = ID_BASE + BigInt(state.nextId);
+      // Same text as (ID_BASE + n).toString() while n < 9·10^17, without bigint arithmetic.
+      const n = state.nextId;
       state.nextId += 1;
-      return id.toString();
+      return n < ID_SMALL_LIMIT ? `1${String(n).padStart(17, '0')}` : (ID_BASE + BigInt(n)).toString();
     },
     emit(event) {
       events.push(event);
