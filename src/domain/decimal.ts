@@ -94,9 +94,11 @@ function parseScaledExact(text: string, scale: number): bigint | null {
 export function formatScaled(value: bigint, scale: number): string {
   const negative = value < 0n;
   const digits = (negative ? -value : value).toString().padStart(scale + 1, '0');
-  const whole = digits.slice(0, digits.length - scale);
-  const fraction = scale > 0 ? digits.slice(digits.length - scale).replace(/0+$/, '') : '';
-  const text = fraction ? `${whole}.${fraction}` : whole;
+  const split = digits.length - scale;
+  // Trailing zeros of the fraction go (a loop: this runs for every printed amount).
+  let end = digits.length;
+  while (end > split && digits.charCodeAt(end - 1) === ZERO) end -= 1;
+  const text = end > split ? `${digits.slice(0, split)}.${digits.slice(split, end)}` : digits.slice(0, split);
   return negative && text !== '0' ? `-${text}` : text;
 }
 

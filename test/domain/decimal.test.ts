@@ -70,3 +70,15 @@ test('divide and rescale when rounding go toward or away from zero as named', ()
   assert.equal(rescale(5n, 0, 3, 'down'), 5000n);
   assert.equal(decimalPlaces('1.2300'), 2);
 });
+
+test('formatScaled when parsing back gives the same value on random amounts', () => {
+  let seed = 777;
+  for (let round = 0; round < 20_000; round += 1) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    const value = BigInt(seed % 1_000_003) * 10n ** BigInt(seed % 7) * (seed % 2 === 0 ? 1n : -1n);
+    const scale = seed % 10;
+    const text = formatScaled(value, scale);
+    assert.ok(!/\.\d*0$/.test(text) && !text.endsWith('.'), text);
+    assert.equal(parseScaled(text, scale), value, `${value} at ${scale}: ${text}`);
+  }
+});
