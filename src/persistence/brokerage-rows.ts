@@ -71,26 +71,34 @@ export function brokerFundingRows(event: FundingRecorded | FundingSettled): RowW
   ];
 }
 
+/** The funding_records row of a record; `createdTimeMs` is its creation time, which it keeps. */
+export function fundingRecordRow(
+  record: Pick<FundingSettled, 'recordId' | 'txId' | 'uid' | 'coin' | 'amount' | 'direction' | 'subType'> & {
+    status: string;
+  },
+  createdTimeMs: number,
+): RowWrite {
+  return {
+    table: 'funding_records',
+    // upsert: a pending record may be settled in the same append
+    mode: 'upsert',
+    row: {
+      record_id: record.recordId,
+      tx_id: record.txId,
+      uid: record.uid,
+      coin: record.coin,
+      amount: record.amount.toString(),
+      direction: record.direction,
+      sub_type: record.subType,
+      status: record.status,
+      time_ms: createdTimeMs,
+    },
+  };
+}
+
 /** A settled record replaces its funding_records row (which keeps its creation time). */
 export function settledFundingRows(event: FundingSettled): RowWrite[] {
-  return [
-    {
-      table: 'funding_records',
-      mode: 'upsert',
-      row: {
-        record_id: event.recordId,
-        tx_id: event.txId,
-        uid: event.uid,
-        coin: event.coin,
-        amount: event.amount.toString(),
-        direction: event.direction,
-        sub_type: event.subType,
-        status: event.status,
-        time_ms: event.createdTimeMs,
-      },
-    },
-    ...brokerFundingRows(event),
-  ];
+  return [fundingRecordRow(event, event.createdTimeMs), ...brokerFundingRows(event)];
 }
 
 export function customerRows(event: CustomerReferred): RowWrite[] {

@@ -7,6 +7,7 @@ import {
   brokerFundingRows,
   commissionRows,
   customerRows,
+  fundingRecordRow,
   kycRows,
   settledFundingRows,
   transferRows,
@@ -45,25 +46,7 @@ export function rowsOf(event: EngineEvent): RowWrite[] {
         },
       ];
     case 'FundingRecorded':
-      return [
-        {
-          table: 'funding_records',
-          // upsert: a pending record may be settled in the same append (brokerage-rows.ts)
-          mode: 'upsert',
-          row: {
-            record_id: event.recordId,
-            tx_id: event.txId,
-            uid: event.uid,
-            coin: event.coin,
-            amount: event.amount.toString(),
-            direction: event.direction,
-            sub_type: event.subType,
-            status: event.status,
-            time_ms: event.timeMs,
-          },
-        },
-        ...brokerFundingRows(event),
-      ];
+      return [fundingRecordRow(event, event.timeMs), ...brokerFundingRows(event)];
     case 'FundingSettled':
       return settledFundingRows(event);
     case 'TransferRecorded':
