@@ -15,6 +15,7 @@ import { publicGet } from '../support/http.ts';
 import { OperatorClient } from '../support/operator.ts';
 import { serverFor, TEST_OPERATOR_TOKEN } from '../support/server.ts';
 import { SigningClient } from '../support/signing.ts';
+import { data } from '../support/scenario.ts';
 
 const btcSpot = defaultCatalogue().find((i) => i.category === 'SPOT' && i.symbol === 'BTCUSDT');
 
@@ -50,11 +51,6 @@ test('parseLiquidityConfig when the ladder would leave the price band refuses it
 });
 
 type Rows = Record<string, string>[];
-
-function data<T>(response: { body: { code: string; data: unknown } | null; text: string }): T {
-  assert.equal(response.body?.code, '00000', response.text);
-  return response.body.data as T;
-}
 
 test('liquidity provider when a bot trades fills its market order at once and its limit order when the price comes', async (t) => {
   const server = await serverFor(t, {

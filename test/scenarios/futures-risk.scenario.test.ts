@@ -10,14 +10,9 @@ import { conservationImbalances } from '../../src/engine/invariants.ts';
 import { OperatorClient } from '../support/operator.ts';
 import { serverFor, TEST_OPERATOR_TOKEN, type TestServer } from '../support/server.ts';
 import { SigningClient } from '../support/signing.ts';
+import { data, mixOrder, type Row } from '../support/scenario.ts';
 
-type Row = Record<string, unknown>;
 const HOUR = 60 * 60 * 1000;
-
-function data<T>(response: { body: { code: string; data: unknown } | null; text: string }): T {
-  assert.equal(response.body?.code, '00000', response.text);
-  return response.body.data as T;
-}
 
 async function setup(t: Parameters<typeof serverFor>[0]) {
   const server = await serverFor(t, { env: { BOURSE_CLOCK: 'simulated' } });
@@ -30,15 +25,7 @@ async function setup(t: Parameters<typeof serverFor>[0]) {
   return { server, operator, trader };
 }
 
-const order = (fields: Row) => ({
-  symbol: 'BTCUSDT',
-  productType: 'USDT-FUTURES',
-  marginMode: 'crossed',
-  marginCoin: 'USDT',
-  orderType: 'limit',
-  force: 'gtc',
-  ...fields,
-});
+const order = mixOrder;
 
 async function pair(long: SigningClient, short: SigningClient, size: string, margin: Row = {}) {
   data(

@@ -8,13 +8,7 @@ import { conservationImbalances } from '../../src/engine/invariants.ts';
 import { OperatorClient } from '../support/operator.ts';
 import { serverFor, TEST_OPERATOR_TOKEN } from '../support/server.ts';
 import { SigningClient } from '../support/signing.ts';
-
-type Row = Record<string, unknown>;
-
-function data<T>(response: { body: { code: string; data: unknown } | null; text: string }): T {
-  assert.equal(response.body?.code, '00000', response.text);
-  return response.body.data as T;
-}
+import { data, mixOrder, type Row } from '../support/scenario.ts';
 
 async function trader(operator: OperatorClient, url: string, usdt: string) {
   const { uid } = await operator.createAccount();
@@ -22,15 +16,7 @@ async function trader(operator: OperatorClient, url: string, usdt: string) {
   return { uid, client: new SigningClient(url, await operator.createApiKey(uid)) };
 }
 
-const order = (fields: Row) => ({
-  symbol: 'BTCUSDT',
-  productType: 'USDT-FUTURES',
-  marginMode: 'crossed',
-  marginCoin: 'USDT',
-  orderType: 'limit',
-  force: 'gtc',
-  ...fields,
-});
+const order = mixOrder;
 
 test('one-way futures round trip over v2 when the price rises ends with hand-computed balances, bills and history', async (t) => {
   const server = await serverFor(t);

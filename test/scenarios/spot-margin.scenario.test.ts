@@ -9,6 +9,7 @@ import { conservationImbalances } from '../../src/engine/invariants.ts';
 import { OperatorClient } from '../support/operator.ts';
 import { serverFor, TEST_OPERATOR_TOKEN } from '../support/server.ts';
 import { SigningClient } from '../support/signing.ts';
+import { data } from '../support/scenario.ts';
 
 type Rows = Record<string, string>[];
 
@@ -17,15 +18,6 @@ async function trader(operator: OperatorClient, url: string, wallet: string, fun
   for (const [coin, amount] of funds) await operator.deposit(uid, { coin, amount, wallet });
   const key = await operator.createApiKey(uid);
   return { uid, client: new SigningClient(url, key) };
-}
-
-function data<T>(response: {
-  status: number;
-  body: { code: string; data: unknown } | null;
-  text: string;
-}): T {
-  assert.equal(response.body?.code, '00000', response.text);
-  return response.body.data as T;
 }
 
 test('spot scenario when two accounts trade through v2 and v3 ends with hand-computed figures', async (t) => {

@@ -8,13 +8,7 @@ import { test } from 'node:test';
 import { OperatorClient } from '../support/operator.ts';
 import { serverFor, TEST_OPERATOR_TOKEN } from '../support/server.ts';
 import { SigningClient } from '../support/signing.ts';
-
-type Row = Record<string, unknown>;
-
-function data<T>(response: { body: { code: string; data: unknown } | null; text: string }): T {
-  assert.equal(response.body?.code, '00000', response.text);
-  return response.body.data as T;
-}
+import { data, type Row } from '../support/scenario.ts';
 
 const FUTURES = { category: 'USDT-FUTURES' };
 

@@ -9,13 +9,7 @@ import { conservationImbalances } from '../../src/engine/invariants.ts';
 import { OperatorClient } from '../support/operator.ts';
 import { serverFor, TEST_OPERATOR_TOKEN, type TestServer } from '../support/server.ts';
 import { SigningClient } from '../support/signing.ts';
-
-type Row = Record<string, unknown>;
-
-function data<T>(response: { body: { code: string; data: unknown } | null; text: string }): T {
-  assert.equal(response.body?.code, '00000', response.text);
-  return response.body.data as T;
-}
+import { data, type Row } from '../support/scenario.ts';
 
 const PRODUCT = { productType: 'USDT-FUTURES' };
 const BASE = { symbol: 'BTCUSDT', productType: 'USDT-FUTURES', marginMode: 'crossed', marginCoin: 'USDT' };
