@@ -360,6 +360,17 @@ export interface SetAssetMode extends Base {
   assetMode: 'single' | 'union';
 }
 
+/** v2 futures modify: cancel the open order and place its replacement, in one step. */
+export interface ReplaceOrder extends Base {
+  type: 'ReplaceOrder';
+  uid: string;
+  order: OrderReference;
+  /** New total quantity and price, as sent; absent keeps the old one. */
+  quantity?: string;
+  price?: string;
+  newClientOid?: string;
+}
+
 export type Command =
   | CreateAccount
   | TransferFunds
@@ -381,6 +392,7 @@ export type Command =
   | CancelOrders
   | CancelAllOrders
   | ModifyOrder
+  | ReplaceOrder
   | RepayDebt
   | SetLeverage
   | SetMarginMode

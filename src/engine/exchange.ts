@@ -29,6 +29,7 @@ import { createState, type EngineState } from './state.ts';
 import { Books } from './trading/books.ts';
 import { cancelAllOrders, cancelOrders } from './trading/cancel.ts';
 import { modifyOrder } from './trading/modify.ts';
+import { replaceOrder } from './trading/replace.ts';
 import { placeOrders } from './trading/place.ts';
 import { finish, type TradingContext } from './trading/trading-context.ts';
 import { settleDeliveriesDue } from './futures/delivery.ts';
@@ -85,6 +86,8 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
       return cancelAllOrders(trading, command);
     case 'ModifyOrder':
       return modifyOrder(trading, command);
+    case 'ReplaceOrder':
+      return replaceOrder(trading, command);
     case 'RepayDebt':
       return repayDebt(context, command);
     case 'TransferFunds':

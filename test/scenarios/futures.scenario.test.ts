@@ -462,3 +462,54 @@ test('isolated hedge-mode short round trip when the price falls returns margin p
   );
   assert.deepEqual(conservationImbalances(server.services.sequencer.exchange.state), []);
 });
+
+test('v2 modify-order when it replaces an open order cancels it and places the new one, in one step', async (t) => {
+  const server = await serverFor(t);
+  const operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
+  const { client } = await trader(operator, server.url, '10000');
+  const placed = data<{ orderId: string }>(
+    await client.post('/api/v2/mix/order/place-order', {
+      body: order({ side: 'buy', price: '59000', size: '0.1', clientOid: 'm-old' }),
+    }),
+  );
+  const modify = (fields: Row) =>
+    client.post('/api/v2/mix/order/modify-order', {
+      body: { symbol: 'BTCUSDT', productType: 'USDT-FUTURES', marginCoin: 'USDT', ...fields },
+    });
+  assert.equal(
+    (await modify({ orderId: placed.orderId, newSize: '0.2' })).body?.code,
+    '40019',
+    'size and price go together',
+  );
+  const replaced = data<{ orderId: string; clientOid: string }>(
+    await modify({ orderId: placed.orderId, newSize: '0.2', newPrice: '59500', newClientOid: 'm-new' }),
+  );
+  assert.notEqual(replaced.orderId, placed.orderId);
+  assert.equal(replaced.clientOid, 'm-new');
+  const old = data<Row>(
+    await client.get('/api/v2/mix/order/detail', {
+      query: { productType: 'USDT-FUTURES', symbol: 'BTCUSDT', clientOid: 'm-old' },
+    }),
+  );
+  assert.deepEqual([old.state, old.cancelReason], ['canceled', 'modify_cancel']);
+  const pending = data<{ entrustedList: Row[] }>(
+    await client.get('/api/v2/mix/order/orders-pending', { query: { productType: 'USDT-FUTURES' } }),
+  );
+  assert.deepEqual(
+    pending.entrustedList.map((row) => [row.clientOid, row.price, row.size]),
+    [['m-new', '59500', '0.2']],
+  );
+  // A replacement outside the 5 % band is refused after the cancel, as on the venue.
+  const refused = await modify({
+    orderId: replaced.orderId,
+    newSize: '0.2',
+    newPrice: '70000',
+    newClientOid: 'm-far',
+  });
+  assert.equal(refused.body?.code, '40815');
+  const after = data<{ entrustedList: Row[] }>(
+    await client.get('/api/v2/mix/order/orders-pending', { query: { productType: 'USDT-FUTURES' } }),
+  );
+  assert.deepEqual(after.entrustedList, []);
+  assert.deepEqual(conservationImbalances(server.services.sequencer.exchange.state), []);
+});

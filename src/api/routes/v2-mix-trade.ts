@@ -8,8 +8,7 @@ import type { Category } from '../../domain/category.ts';
 import type { OrderRequest } from '../../domain/commands.ts';
 import type { Failure } from '../../domain/result-code.ts';
 import { positionModeOf } from '../../engine/futures/settings.ts';
-import { lotsToQuantity, ticksToPrice } from '../../engine/instruments/scales.ts';
-import { findOpenOrder } from '../../engine/trading/cancel.ts';
+import type { ReplaceResult } from '../../engine/trading/replace.ts';
 import { asObject, optionalDecimal, optionalString, type Fields } from '../params.ts';
 import { caller, reject, Rejected, type ApiRequest, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
@@ -18,6 +17,7 @@ import { v2MixFill, v2MixOrder } from '../wire/futures.ts';
 import { mixReference, productTypeOf } from './mix-input.ts';
 import { failureText, parseItem, parseV2MixOrder } from './order-input.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
+import { submit } from './futures-service.ts';
 import { cancel, cancelAll, findOrder, openOrderViews, place } from './trading-service.ts';
 
 const MAX_BATCH = 50;
@@ -132,29 +132,17 @@ export function v2MixTradeRoutes(services: Services): Route[] {
       const newPrice = optionalDecimal(body, 'newPrice');
       if ((newSize === undefined) !== (newPrice === undefined))
         reject('PARAM_EMPTY', newSize === undefined ? 'newSize' : 'newPrice');
-      const open = findOpenOrder(state(), uid, reference);
-      if (!open || !open.futures) reject('ORDER_NOT_FOUND');
-      if (open.orderType !== 'limit') reject('ORDER_NOT_MODIFIABLE');
-      const instrument = state().instruments.get(`${open.category}:${open.symbol}`);
-      if (!instrument) reject('SYMBOL_NOT_FOUND', open.symbol);
       const newClientOid = optionalString(body, 'newClientOid');
-      const replacement: OrderRequest = {
-        symbol: open.symbol,
-        side: open.side,
-        orderType: 'limit',
-        timeInForce: open.timeInForce,
-        stpMode: open.stpMode,
-        price: newPrice ?? ticksToPrice(instrument, open.priceTicks),
-        quantity: newSize ?? lotsToQuantity(instrument, open.quantityLots - open.filledLots),
-        posSide: open.futures.holdSide,
-        ...(open.futures.reduceOnly ? { reduceOnly: true } : {}),
-        ...(newClientOid ? { clientOid: newClientOid } : {}),
-      };
-      const [cancelled] = await cancel(services, uid, [{ orderId: open.orderId }]);
-      if (!cancelled || 'code' in cancelled) reject('ORDER_NOT_FOUND');
-      const [result] = await place(services, uid, category, [replacement]);
-      if (!result) throw new Error('placement returned no result');
-      if ('code' in result) throw new Rejected(result);
+      const result = await submit<ReplaceResult>(services, {
+        type: 'ReplaceOrder',
+        timeMs: services.clock.now(),
+        uid,
+        order: reference,
+        ...(newSize !== undefined ? { quantity: newSize } : {}),
+        ...(newPrice !== undefined ? { price: newPrice } : {}),
+        ...(newClientOid ? { newClientOid } : {}),
+      });
+      if (result.failure) throw new Rejected(result.failure);
       return { orderId: result.orderId, clientOid: result.clientOid };
     }),
     route('GET', '/api/v2/mix/order/detail', 10, false, async (request) => {
