@@ -58,6 +58,24 @@ export interface Instrument {
   areaSymbol: string;
 }
 
+/** Keys made so far, per category and symbol: a key is looked up for every order, and a
+ * string built anew must be hashed anew. Bounded, since symbols come from requests. */
+const keys = new Map<string, Map<string, string>>();
+const MAX_CACHED_KEYS = 10_000;
+let cachedKeys = 0;
+
 export function instrumentKey(category: Category, symbol: string): string {
-  return `${category}:${symbol}`;
+  let bySymbol = keys.get(category);
+  if (!bySymbol) {
+    bySymbol = new Map();
+    keys.set(category, bySymbol);
+  }
+  const cached = bySymbol.get(symbol);
+  if (cached !== undefined) return cached;
+  const key = `${category}:${symbol}`;
+  if (cachedKeys < MAX_CACHED_KEYS) {
+    bySymbol.set(symbol, key);
+    cachedKeys += 1;
+  }
+  return key;
 }

@@ -11,14 +11,22 @@ const ID_SMALL_LIMIT = Number.MAX_SAFE_INTEGER;
 export interface Context {
   readonly state: EngineState;
   readonly nowMs: number;
+  /**
+   * False when nobody keeps the events (replay during recovery: their rows were written with
+   * the journal). Handlers may then skip building report views, but must change the state and
+   * draw ids exactly as when recording, so replay reaches the same state.
+   */
+  readonly recording: boolean;
   nextId(): string;
   emit(event: EngineEvent): void;
 }
 
-export function createContext(state: EngineState, nowMs: number, events: EngineEvent[]): Context {
+/** A context whose events go to `events`, or nowhere when `events` is null (replay). */
+export function createContext(state: EngineState, nowMs: number, events: EngineEvent[] | null): Context {
   return {
     state,
     nowMs,
+    recording: events !== null,
     nextId() {
       // Same text as (ID_BASE + n).toString() while n < 9·10^17, without bigint arithmetic.
       const n = state.nextId;
@@ -26,7 +34,7 @@ export function createContext(state: EngineState, nowMs: number, events: EngineE
       return n < ID_SMALL_LIMIT ? `1${String(n).padStart(17, '0')}` : (ID_BASE + BigInt(n)).toString();
     },
     emit(event) {
-      events.push(event);
+      events?.push(event);
     },
   };
 }

@@ -15,6 +15,7 @@ import { ok, type Outcome } from '../domain/result-code.ts';
 import { createAccount, createApiKey, modifyApiKey } from './accounts/accounts.ts';
 import { deposit, withdraw } from './accounts/external-flows.ts';
 import { createContext } from './context.ts';
+import { rebuildOpenOrderCounts } from './trading/trading-context.ts';
 import { addInstrument, patchInstrument, setIndexPrice } from './instruments/instruments.ts';
 import { accrueHourlyInterest, HOUR_MS } from './margin/interest.ts';
 import { enforceMarginRisk } from './margin/liquidation.ts';
@@ -23,7 +24,6 @@ import { settleFunding } from './accounts/funding-status.ts';
 import { createVirtualSubAccount, modifySubAccount } from './accounts/sub-accounts.ts';
 import { transferFunds } from './accounts/transfers.ts';
 import { referCustomer, registerAgent, setKycResult } from './agents/agents.ts';
-import { withCommissionAccrual } from './agents/commissions.ts';
 import { runBrokerageJobs } from './agents/jobs.ts';
 import { createState, type EngineState } from './state.ts';
 import { Books } from './trading/books.ts';
@@ -42,7 +42,6 @@ import { evaluatePlans } from './triggers/evaluate.ts';
 import { modifyPlanOrder } from './triggers/modify.ts';
 import { placePlanOrders } from './triggers/place.ts';
 import { replacePlanGroup } from './triggers/strategy.ts';
-import { watchPlanOrders } from './triggers/presets.ts';
 
 export interface ExecuteResult {
   outcome: Outcome<unknown>;
@@ -158,16 +157,29 @@ export class Exchange {
     const loaded = state as unknown as Record<string, unknown>;
     for (const key of Object.keys(fresh)) if (!(key in loaded)) loaded[key] = fresh[key];
     this.books = Books.rebuild(state);
+    rebuildOpenOrderCounts(state);
   }
 
   execute(command: Command): ExecuteResult {
+    const events: EngineEvent[] = [];
+    return { outcome: this.run(command, events), events };
+  }
+
+  /**
+   * Runs a command whose events nobody keeps (recovery replays the journal: the events' rows
+   * were written with it). The state, ids and outcome are exactly those of `execute`; only
+   * the report views are not built.
+   */
+  replay(command: Command): Outcome<unknown> {
+    return this.run(command, null);
+  }
+
+  private run(command: Command, events: EngineEvent[] | null): Outcome<unknown> {
     const state = this.state;
     const advancedMs = command.type === 'AdvanceClock' ? Math.max(0, command.ms) : 0;
     state.nowMs = Math.max(state.nowMs, command.timeMs) + advancedMs;
     runClockJobs(state, state.nowMs);
-    const events: EngineEvent[] = [];
-    // Fills accrue agent commissions as they are emitted; finished days close first.
-    const context = watchPlanOrders(withCommissionAccrual(createContext(state, state.nowMs, events)));
+    const context = createContext(state, state.nowMs, events);
     runBrokerageJobs(context);
     const trading: TradingContext = { context, books: this.books, touched: new Map() };
     runTradingJobs(trading);
@@ -176,6 +188,6 @@ export class Exchange {
     // (trades) or the mark price (index, book premium); see engine/triggers/evaluate.ts.
     evaluatePlans(trading);
     // A failed command changed nothing, but clock jobs before it may have: keep their events.
-    return { outcome, events };
+    return outcome;
   }
 }

@@ -33,8 +33,12 @@ export interface EngineState {
   orders: Map<string, Order>;
   /** `${uid}|${clientOid}` → order id and time, for the six-hour idempotency window. */
   clientOids: Map<string, { orderId: string; timeMs: number }>;
-  /** Open order counts: `${uid}|spot` (spot + margin), `${uid}|futures`, `${uid}|${category}:${symbol}`. */
-  openOrderCounts: Map<string, number>;
+  /**
+   * Open order counts per uid: by line (`spot` = spot + margin, `futures`) and by instrument
+   * key (`${category}:${symbol}`). Derived from `orders`: rebuilt when an engine is made from
+   * a snapshot (trading-context.ts `rebuildOpenOrderCounts`), so a snapshot's copy is ignored.
+   */
+  openOrderCounts: Map<string, Map<string, number>>;
   /** Last trade price per instrument key, ticks. */
   lastTradeTicks: Map<string, number>;
   /** Trading fees collected, per coin (part of the conservation sum). */

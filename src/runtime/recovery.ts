@@ -1,6 +1,6 @@
 /**
  * Recovery: the latest snapshot, then every journal entry after it, replayed through a fresh
- * engine. Events from replay are discarded: their projections were written with the entries.
+ * engine (`Exchange.replay`: no report views are built, their rows were written with the entries).
  *
  * The store checks each record it yields (persistence/journal-record.ts) and throws on a
  * corrupted or torn one, so a damaged tail stops recovery instead of being replayed. The
@@ -34,7 +34,7 @@ export async function recover(store: Store): Promise<Recovered> {
     }
     if (!snapshotRecordSeen) break;
     if (entry.seq !== seq + 1) throw new Error(`journal gap: expected ${seq + 1}, found ${entry.seq}`);
-    exchange.execute(entry.command);
+    exchange.replay(entry.command);
     seq = entry.seq;
     replayed += 1;
   }

@@ -205,8 +205,11 @@ for (const seed of [1, 7, 42, 2026, 31337]) {
     const commands = generate(seed, 1500);
     const live = new Exchange();
     const seen = new Map<string, number>();
+    const outcomes: unknown[] = [];
     commands.forEach((command, step) => {
-      for (const event of live.execute(command).events) {
+      const { outcome, events } = live.execute(command);
+      outcomes.push(outcome);
+      for (const event of events) {
         const key = event.type === 'BillPosted' ? event.businessType : event.type;
         seen.set(key, (seen.get(key) ?? 0) + 1);
       }
@@ -214,8 +217,9 @@ for (const seed of [1, 7, 42, 2026, 31337]) {
       assert.deepEqual(conservationImbalances(live.state), [], where);
       if (command.type === 'PlaceOrders' || command.type === 'ModifyOrder') assertUncrossed(live, where);
     });
+    // Replayed as recovery does (no events built): the same outcomes and the same state.
     const replay = new Exchange();
-    for (const command of commands) replay.execute(command);
+    commands.forEach((command, step) => assert.deepEqual(replay.replay(command), outcomes[step]));
     assert.equal(stateHash(replay.state), stateHash(live.state));
     // The stream must reach the interesting paths, not just place and cancel.
     for (const [kind, count] of seen) reached.set(kind, (reached.get(kind) ?? 0) + count);

@@ -9,11 +9,14 @@ import { parseMoney } from '../../src/domain/money.ts';
 import { Exchange } from '../../src/engine/exchange.ts';
 import { DEFAULT_INDEX_PRICES, defaultCatalogue } from '../../src/engine/instruments/catalogue.ts';
 import { conservationImbalances } from '../../src/engine/invariants.ts';
+import { stateHash } from '../../src/engine/state-hash.ts';
 
 export const T0 = Date.UTC(2026, 10, 1, 0, 0, 0);
 
 export class EngineHarness {
   readonly exchange = new Exchange();
+  /** Every command run so far, in order (for replay checks). */
+  readonly commands: Command[] = [];
   nowMs = T0;
 
   constructor() {
@@ -37,11 +40,12 @@ export class EngineHarness {
   }
 
   run(command: Command) {
+    this.commands.push(command);
     return this.exchange.execute(command);
   }
 
   ok<T = unknown>(command: Command): T {
-    const { outcome } = this.exchange.execute(command);
+    const { outcome } = this.run(command);
     assert.ok(
       outcome.ok,
       outcome.ok ? '' : `${command.type} failed: ${outcome.code} ${outcome.params?.join(' ') ?? ''}`,
@@ -114,4 +118,17 @@ export function money(text: string): bigint {
   const value = parseMoney(text.startsWith('-') ? text.slice(1) : text);
   assert.ok(value !== null, `bad money ${text}`);
   return text.startsWith('-') ? -value : value;
+}
+
+/**
+ * Replays everything `harness` ran on a fresh engine as recovery does (`Exchange.replay`, no
+ * events) and checks it reaches the same state and the same outcomes.
+ */
+export function assertReplaysExactly(harness: EngineHarness): void {
+  const live = new Exchange();
+  const replay = new Exchange();
+  for (const command of harness.commands) {
+    assert.deepEqual(replay.replay(command), live.execute(command).outcome, command.type);
+  }
+  assert.equal(stateHash(replay.state), stateHash(harness.state));
 }

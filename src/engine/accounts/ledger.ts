@@ -81,9 +81,11 @@ export function post(context: Context, posting: Posting): void {
   if (negative || balance.frozen < 0n || balance.margin < 0n) {
     throw new Error(`ledger: ${posting.uid} ${posting.wallet} ${posting.coin} would go negative`);
   }
+  const billId = context.nextId();
+  if (!context.recording) return;
   context.emit({
     type: 'BillPosted',
-    billId: context.nextId(),
+    billId,
     uid: posting.uid,
     wallet: posting.wallet,
     coin: posting.coin,

@@ -13,9 +13,8 @@
  * dayTotalRebateAmount = the customer's rebate that day in that coin over all markets;
  * totalRebateAmount = the same over every closed day up to and including this one.
  */
-import { divide, parseScaled } from '../../domain/decimal.ts';
-import type { EngineEvent, FillView } from '../../domain/events.ts';
-import { MONEY_ONE, MONEY_SCALE } from '../../domain/money.ts';
+import { divide } from '../../domain/decimal.ts';
+import { MONEY_ONE } from '../../domain/money.ts';
 import type { CommissionAccrual } from '../accounts/brokerage-state.ts';
 import type { Context } from '../context.ts';
 import type { EngineState } from '../state.ts';
@@ -36,13 +35,20 @@ export function productLineOf(category: string): ProductLine {
   return category === 'SPOT' ? 'spot' : category === 'MARGIN' ? 'margin' : 'futures';
 }
 
-/** A decimal string in money units; places beyond the money scale are dropped. */
-function moneyOf(text: string): bigint {
-  const [whole = '0', fraction = ''] = text.replace(/^-/, '').split('.');
-  return parseScaled(`${whole}.${fraction.slice(0, MONEY_SCALE) || '0'}`, MONEY_SCALE) ?? 0n;
+/** What a fill contributes to its customer's accrual: money in minor units. */
+export interface AccruedFill {
+  uid: string;
+  category: string;
+  symbol: string;
+  feeCoin: string;
+  /** The traded value (quote). */
+  value: bigint;
+  fee: bigint;
+  timeMs: number;
 }
 
-function accrue(state: EngineState, fill: FillView): void {
+/** Adds a fill to its customer's accrual, if the customer was referred (fill-record.ts). */
+export function accrueFill(state: EngineState, fill: AccruedFill): void {
   const suffix = MARKET_SUFFIXES[fill.category];
   const referral = state.brokerage.referrals.get(fill.uid);
   if (!suffix || !referral) return;
@@ -63,24 +69,8 @@ function accrue(state: EngineState, fill: FillView): void {
     };
     state.brokerage.accruals.set(key, accrual);
   }
-  accrual.dealAmount += moneyOf(fill.execValue);
-  accrual.fee += moneyOf(fill.fee);
-}
-
-/** Adds every fill among `events` to the accruals of referred customers. */
-export function accrueCommissions(state: EngineState, events: readonly EngineEvent[]): void {
-  for (const event of events) if (event.type === 'FillRecorded') accrue(state, event.fill);
-}
-
-/** A context whose fills accrue commissions as they are emitted. */
-export function withCommissionAccrual(context: Context): Context {
-  return {
-    ...context,
-    emit(event) {
-      context.emit(event);
-      if (event.type === 'FillRecorded') accrue(context.state, event.fill);
-    },
-  };
+  accrual.dealAmount += fill.value;
+  accrual.fee += fill.fee;
 }
 
 function rebateOf(state: EngineState, accrual: CommissionAccrual): bigint {

@@ -21,6 +21,12 @@ export interface Scales {
   lotUnits: bigint;
   /** Money units per (tick × lot). */
   moneyPerTickLot: bigint;
+  /** Money units per tick (a price of one tick, per one base coin). */
+  moneyPerTick: bigint;
+  /** Money units per lot (base quantity of one lot). */
+  moneyPerLot: bigint;
+  /** `marginValue` of this instrument, made once (the matcher takes it per order). */
+  quoteOf: (ticks: number, lots: number) => bigint;
 }
 
 const cache = new WeakMap<Instrument, Scales>();
@@ -45,6 +51,9 @@ export function scalesOf(instrument: Instrument): Scales {
     tickUnits,
     lotUnits,
     moneyPerTickLot: tickUnits * lotUnits * 10n ** BigInt(MONEY_SCALE - pricePlaces - quantityPlaces),
+    moneyPerTick: tickUnits * 10n ** BigInt(MONEY_SCALE - pricePlaces),
+    moneyPerLot: lotUnits * 10n ** BigInt(MONEY_SCALE - quantityPlaces),
+    quoteOf: (ticks, lots) => marginValue(instrument, ticks, lots),
   };
   cache.set(instrument, scales);
   return scales;
@@ -83,8 +92,7 @@ export function lotsToQuantity(instrument: Instrument, lots: number): string {
 
 /** Base quantity of `lots` in money units (for base-coin balances). */
 export function lotsToMoney(instrument: Instrument, lots: number): bigint {
-  const scales = scalesOf(instrument);
-  return BigInt(lots) * scales.lotUnits * 10n ** BigInt(MONEY_SCALE - scales.quantityPlaces);
+  return BigInt(lots) * scalesOf(instrument).moneyPerLot;
 }
 
 /** Exact quote value of `lots` at `ticks`, money units. */
@@ -98,8 +106,7 @@ export function priceToMoney(text: string): bigint | null {
 }
 
 export function ticksToMoney(instrument: Instrument, ticks: number): bigint {
-  const scales = scalesOf(instrument);
-  return BigInt(ticks) * scales.tickUnits * 10n ** BigInt(MONEY_SCALE - scales.pricePlaces);
+  return BigInt(ticks) * scalesOf(instrument).moneyPerTick;
 }
 
 /**

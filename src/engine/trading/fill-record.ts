@@ -1,9 +1,13 @@
-/** The fill history record of one side of a trade, as both spot and futures settlement write it. */
+/**
+ * The fill history record of one side of a trade, as both spot and futures settlement write it;
+ * the fill also accrues its agent commission (agents/commissions.ts).
+ */
 import type { FillView } from '../../domain/events.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { formatMoney } from '../../domain/money.ts';
 import type { Order } from '../../domain/order.ts';
 import type { Context } from '../context.ts';
+import { accrueFill } from '../agents/commissions.ts';
 import { lotsToQuantity, ticksToPrice } from '../instruments/scales.ts';
 import type { Fill } from '../matching/index.ts';
 
@@ -26,8 +30,20 @@ export function recordFill(
   fill: Fill,
   outcome: FillOutcome,
 ): void {
+  const execId = context.nextId();
+  // The accrual takes the fee's size, as the fee report has always counted it.
+  accrueFill(context.state, {
+    uid: order.uid,
+    category: order.category,
+    symbol: instrument.symbol,
+    feeCoin: outcome.feeCoin,
+    value: fill.quote,
+    fee: outcome.fee < 0n ? -outcome.fee : outcome.fee,
+    timeMs: context.nowMs,
+  });
+  if (!context.recording) return;
   const view: FillView = {
-    execId: context.nextId(),
+    execId,
     tradeId: outcome.tradeId,
     orderId: order.orderId,
     clientOid: order.clientOid,

@@ -12,7 +12,7 @@ import type { ModifyOrder } from '../../domain/commands.ts';
 import { fail, ok, type Failure, type Outcome } from '../../domain/result-code.ts';
 import { freeze, readBalance } from '../accounts/ledger.ts';
 import { instrumentKey } from '../../domain/instrument.ts';
-import { lotsToQuantity, marginValue, ticksToPrice } from '../instruments/scales.ts';
+import { lotsToQuantity, marginValue, scalesOf, ticksToPrice } from '../instruments/scales.ts';
 import { amend } from '../matching/index.ts';
 import { openReserve } from '../futures/reserve.ts';
 import { cancelOpenOrder, findOpenOrder } from './cancel.ts';
@@ -67,7 +67,7 @@ function attempt(trading: TradingContext, command: ModifyOrder): Outcome<ModifyR
     remainingLots,
     sequence,
     timeInForce: order.timeInForce === 'post_only' ? 'post_only' : 'gtc',
-    quoteOf: (ticks, lots) => marginValue(instrument, ticks, lots),
+    quoteOf: scalesOf(instrument).quoteOf,
   });
   if (amended.outcome === 'not_found') throw new Error(`open order ${order.orderId} missing from its book`);
   if (amended.outcome === 'rejected') return fail('ORDER_NOT_MODIFIABLE');

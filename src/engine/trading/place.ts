@@ -15,14 +15,14 @@ import {
   type Order,
 } from '../../domain/order.ts';
 import { fail, ok, type Outcome } from '../../domain/result-code.ts';
-import { marginValue } from '../instruments/scales.ts';
+import { scalesOf } from '../instruments/scales.ts';
 import { match, type MatchResult, type TakerCancelReason } from '../matching/index.ts';
 import { cancelOpenOrder, type ItemResult } from './cancel.ts';
 import { holdFor, placeHold } from './hold.ts';
 import { releaseOrder, settleFill } from './settle.ts';
 import { isFutures } from '../../domain/category.ts';
 import { placeFuturesOne } from '../futures/place.ts';
-import { countOpen, finish, lineOf, touch, type TradingContext } from './trading-context.ts';
+import { countOpen, finish, lineOf, openCount, touch, type TradingContext } from './trading-context.ts';
 import { validateOrder, type ValidOrder } from './validate.ts';
 import { stpOwner } from './books.ts';
 import { tradingWallet } from './wallets.ts';
@@ -49,11 +49,11 @@ function checkLimits(
   }
   if (request.orderType === 'limit') {
     const line = lineOf(valid.instrument);
-    if ((state.openOrderCounts.get(`${uid}|${line}`) ?? 0) >= MAX_OPEN_ORDERS_PER_LINE) {
+    if (openCount(state, uid, line) >= MAX_OPEN_ORDERS_PER_LINE) {
       return fail('TOO_MANY_OPEN_ORDERS', String(MAX_OPEN_ORDERS_PER_LINE));
     }
     const perSymbol = Number(valid.instrument.maxSymbolOrderNum || '0');
-    if (perSymbol > 0 && (state.openOrderCounts.get(`${uid}|${valid.key}`) ?? 0) >= perSymbol) {
+    if (perSymbol > 0 && openCount(state, uid, valid.key) >= perSymbol) {
       return fail('TOO_MANY_OPEN_ORDERS', String(perSymbol));
     }
   }
@@ -162,7 +162,7 @@ export function execute(trading: TradingContext, valid: ValidOrder, order: Order
         ? { priceTicks: valid.protectionTicks }
         : {}),
     ...(marketBuy ? { quoteBudget: order.quoteAmount } : { lots: order.quantityLots - order.filledLots }),
-    quoteOf: (ticks, lots) => marginValue(instrument, ticks, lots),
+    quoteOf: scalesOf(instrument).quoteOf,
     timeInForce: order.timeInForce,
     stpMode: order.stpMode,
     sequence: order.sequence,
@@ -197,7 +197,8 @@ export function applyMatch(
 }
 
 export function placeOrders(trading: TradingContext, command: PlaceOrders): Outcome<ItemResult[]> {
-  const results = command.items.map((request) => placeOne(trading, command.uid, command, request));
+  const results: ItemResult[] = [];
+  for (const request of command.items) results.push(placeOne(trading, command.uid, command, request));
   finish(trading);
   return ok(results);
 }

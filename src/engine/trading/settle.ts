@@ -4,7 +4,7 @@
  * charged in that coin and rounded up (against the payer); they are added to feesCollected.
  */
 import { divide, parseScaled } from '../../domain/decimal.ts';
-import type { Instrument } from '../../domain/instrument.ts';
+import { instrumentKey, type Instrument } from '../../domain/instrument.ts';
 import { MONEY_ONE, MONEY_SCALE } from '../../domain/money.ts';
 import { transition, type Order } from '../../domain/order.ts';
 import { post } from '../accounts/ledger.ts';
@@ -15,9 +15,17 @@ import { isFutures } from '../../domain/category.ts';
 import { settleFuturesSide } from '../futures/settle.ts';
 import { touch, type TradingContext } from './trading-context.ts';
 
+/** Fee rates parsed once per instrument record (records are replaced, never mutated). */
+const feeRates = new WeakMap<Instrument, { maker: bigint; taker: bigint }>();
+
 export function feeRate(instrument: Instrument, role: 'maker' | 'taker'): bigint {
-  const text = role === 'maker' ? instrument.makerFeeRate : instrument.takerFeeRate;
-  return (text && parseScaled(text, MONEY_SCALE)) || 0n;
+  let rates = feeRates.get(instrument);
+  if (!rates) {
+    const parse = (text: string) => (text && parseScaled(text, MONEY_SCALE)) || 0n;
+    rates = { maker: parse(instrument.makerFeeRate), taker: parse(instrument.takerFeeRate) };
+    feeRates.set(instrument, rates);
+  }
+  return role === 'maker' ? rates.maker : rates.taker;
 }
 
 function settleSide(
@@ -87,8 +95,10 @@ export function settleFill(trading: TradingContext, instrument: Instrument, take
   const settle = isFutures(instrument.category) ? settleFuturesSide : settleSide;
   settle(trading, instrument, maker, fill, 'maker', tradeId);
   settle(trading, instrument, taker, fill, 'taker', tradeId);
-  const key = `${instrument.category}:${instrument.symbol}`;
+  const key = instrumentKey(instrument.category, instrument.symbol);
   trading.context.state.lastTradeTicks.set(key, fill.priceTicks);
+  if (maker.status === 'filled') releaseOrder(trading, maker);
+  if (!trading.context.recording) return;
   trading.context.emit({
     type: 'TradeRecorded',
     tradeId,
@@ -99,7 +109,6 @@ export function settleFill(trading: TradingContext, instrument: Instrument, take
     side: taker.side,
     timeMs: trading.context.nowMs,
   });
-  if (maker.status === 'filled') releaseOrder(trading, maker);
 }
 
 /** Everything an order still holds goes back: its funds, and (close orders) the position lots. */

@@ -6,8 +6,10 @@
 import { instrumentKey } from '../../domain/instrument.ts';
 import { isOpenStatus, type Order } from '../../domain/order.ts';
 import type { Context } from '../context.ts';
+import type { EngineState } from '../state.ts';
 import type { Books } from './books.ts';
 import { orderView } from './order-view.ts';
+import { notePlanOrder } from '../triggers/presets.ts';
 
 export interface TradingContext {
   context: Context;
@@ -25,10 +27,32 @@ function bump(counts: Map<string, number>, key: string, delta: number): void {
   else counts.delete(key);
 }
 
+/** How many open orders `uid` has on a line (`spot`, `futures`) or an instrument key. */
+export function openCount(state: EngineState, uid: string, lineOrKey: string): number {
+  return state.openOrderCounts.get(uid)?.get(lineOrKey) ?? 0;
+}
+
+function changeOpenCount(state: EngineState, order: Order, key: string, delta: number): void {
+  let counts = state.openOrderCounts.get(order.uid);
+  if (!counts) {
+    counts = new Map();
+    state.openOrderCounts.set(order.uid, counts);
+  }
+  bump(counts, lineOf(order), delta);
+  bump(counts, key, delta);
+  if (counts.size === 0) state.openOrderCounts.delete(order.uid);
+}
+
 export function countOpen(trading: TradingContext, order: Order, delta: number): void {
-  const counts = trading.context.state.openOrderCounts;
-  bump(counts, `${order.uid}|${lineOf(order)}`, delta);
-  bump(counts, `${order.uid}|${order.category}:${order.symbol}`, delta);
+  changeOpenCount(trading.context.state, order, instrumentKey(order.category, order.symbol), delta);
+}
+
+/** Recounts open orders from `state.orders` (an engine made from a snapshot). */
+export function rebuildOpenOrderCounts(state: EngineState): void {
+  state.openOrderCounts = new Map();
+  for (const order of state.orders.values()) {
+    changeOpenCount(state, order, instrumentKey(order.category, order.symbol), 1);
+  }
 }
 
 export function touch(trading: TradingContext, order: Order): void {
@@ -41,7 +65,10 @@ export function finish(trading: TradingContext): void {
   for (const order of trading.touched.values()) {
     const instrument = state.instruments.get(instrumentKey(order.category, order.symbol));
     if (!instrument) throw new Error(`order ${order.orderId} of an unknown instrument`);
-    trading.context.emit({ type: 'OrderUpdated', order: orderView(instrument, order) });
+    if (trading.context.recording) {
+      trading.context.emit({ type: 'OrderUpdated', order: orderView(instrument, order) });
+    }
+    notePlanOrder(state, instrument, order);
     if (!isOpenStatus(order.status) && state.orders.delete(order.orderId)) countOpen(trading, order, -1);
   }
   trading.touched.clear();

@@ -6,14 +6,15 @@
  * price grid toward the fill price (so they fire no later than asked); one that would fall
  * to zero or below is dropped.
  *
- * The engine learns of fills from the events it emits: `watchPlanOrders` wraps the command's
- * context and notes when an awaited order reports its first fill (or ends without one);
- * evaluation then attaches the presets (`attachReadyPresets`), in the same command.
+ * The engine notes when an awaited order reports its first fill (or ends without one) as the
+ * command finishes its touched orders (`notePlanOrder`); evaluation then attaches the presets
+ * (`attachReadyPresets`), in the same command.
  */
 import { divide, parseScaled } from '../../domain/decimal.ts';
 import { instrumentKey, type Instrument } from '../../domain/instrument.ts';
 import { MONEY_SCALE, parseMoney } from '../../domain/money.ts';
-import type { OrderView } from '../../domain/order-view.ts';
+import type { Order } from '../../domain/order.ts';
+import { averagePrice } from '../trading/order-view.ts';
 import { PERCENT_SCALE, type PlanPreset } from '../../domain/plan.ts';
 import { positionKey } from '../../domain/position.ts';
 import type { Context } from '../context.ts';
@@ -25,27 +26,20 @@ import { createPlan, openPlan } from './place.ts';
 import type { PendingPresets } from './plan-state.ts';
 import { exitDirection, type NewPlan } from './validate.ts';
 
-function notePlanOrder(state: EngineState, order: OrderView): void {
+/**
+ * Notes an order's first fill (or its end without one) when a plan's presets wait for it;
+ * called for every order a command touched (trading-context.ts `finish`).
+ */
+export function notePlanOrder(state: EngineState, instrument: Instrument, order: Order): void {
   const plans = state.plans;
   const pending = plans.awaitingFill.get(order.orderId);
   if (!pending || pending.fillPrice !== undefined) return;
-  if (order.cumExecQty !== '0') {
-    pending.fillPrice = parseScaled(order.avgPrice, MONEY_SCALE) ?? 0n;
+  if (order.filledLots !== 0) {
+    pending.fillPrice = parseScaled(averagePrice(instrument, order), MONEY_SCALE) ?? 0n;
     plans.ready.push(order.orderId);
   } else if (order.status === 'cancelled' || order.status === 'filled') {
     plans.awaitingFill.delete(order.orderId);
   }
-}
-
-/** The command's context, noting the first fill of orders whose presets wait for it. */
-export function watchPlanOrders(context: Context): Context {
-  return {
-    ...context,
-    emit(event) {
-      context.emit(event);
-      if (event.type === 'OrderUpdated') notePlanOrder(context.state, event.order);
-    },
-  };
 }
 
 const HUNDRED = 100n * 10n ** BigInt(PERCENT_SCALE);

@@ -12,7 +12,7 @@ import { utc8DayStartOf } from '../../../src/engine/agents/days.ts';
 import { createContext } from '../../../src/engine/context.ts';
 import { Exchange } from '../../../src/engine/exchange.ts';
 import { stateHash } from '../../../src/engine/state-hash.ts';
-import { EngineHarness, money } from '../../support/engine-builders.ts';
+import { assertReplaysExactly, EngineHarness, money } from '../../support/engine-builders.ts';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -102,6 +102,7 @@ test('commission records when the commands are replayed come out identical with 
   assert.deepEqual(replayed, live);
   assert.equal(stateHash(replay.state), stateHash(harness.state));
   assert.ok(new Exchange().state.brokerage.accruals instanceof Map);
+  assertReplaysExactly(harness);
 });
 
 test('commission accrual when the customer was not yet referred earns nothing, and a customer has one agent', () => {

@@ -8,7 +8,7 @@ import { Exchange } from '../../../src/engine/exchange.ts';
 import { stateHash } from '../../../src/engine/state-hash.ts';
 import type { EngineState } from '../../../src/engine/state.ts';
 import { decode, encode } from '../../../src/persistence/codec.ts';
-import { money } from '../../support/engine-builders.ts';
+import { assertReplaysExactly, money } from '../../support/engine-builders.ts';
 import { CATEGORY, TriggerHarness } from './support.ts';
 
 function failure(engine: TriggerHarness, uid: string, item: Parameters<TriggerHarness['plan']>[1]) {
@@ -112,6 +112,7 @@ test('presets of a filled trigger order become position TP/SL and the TP closes 
   assert.equal(engine.position(trader, 'long'), undefined);
   assert.equal(engine.report(stopLoss?.planId ?? '')?.status, 'cancelled', 'ended with its position');
   engine.assertConserved();
+  assertReplaysExactly(engine);
 });
 
 test('track_plan presets are percentages of the fill price, rounded toward it', () => {
@@ -138,6 +139,7 @@ test('track_plan presets are percentages of the fill price, rounded toward it', 
       ['pos_loss', 'fill_price', money('59085.3')],
     ],
   );
+  assertReplaysExactly(engine);
 });
 
 test('cancel plans by list, by symbol and by plan type', () => {

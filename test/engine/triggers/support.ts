@@ -27,8 +27,7 @@ export class TriggerHarness extends EngineHarness {
   }
 
   override ok<T = unknown>(command: Parameters<EngineHarness['run']>[0]): T {
-    const { outcome, events } = this.exchange.execute(command);
-    this.log.push(...events);
+    const { outcome } = this.run(command);
     assert.ok(
       outcome.ok,
       outcome.ok ? '' : `${command.type} failed: ${outcome.code} ${outcome.params?.join(' ') ?? ''}`,
