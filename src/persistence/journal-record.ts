@@ -8,7 +8,7 @@ import { crc32 } from 'node:zlib';
 import type { Command } from '../domain/commands.ts';
 import type { JournalEntry } from '../ports/store.ts';
 import { decode, encode } from './codec.ts';
-import { rowsOf, type RowWrite } from './projection.ts';
+import { projectEvent, RowBatch, targetOf } from './projection.ts';
 
 export class CorruptJournalError extends Error {
   constructor(
@@ -28,30 +28,22 @@ export function checksumOf(body: string): number {
   return crc32(body);
 }
 
-/** The journal row of one entry (table `journal` in schema.ts). */
-export function journalRow(entry: JournalEntry): RowWrite {
+const JOURNAL = targetOf('journal', 'insert');
+
+/** The journal row of one entry, in column order (table `journal` in schema.ts): seq, time_ms, type, body, checksum. */
+export function journalValues(entry: JournalEntry): [number, number, string, string, number] {
   const body = encode(entry.command);
-  return {
-    table: 'journal',
-    mode: 'insert',
-    row: {
-      seq: entry.seq,
-      time_ms: entry.command.timeMs,
-      type: entry.command.type,
-      body,
-      checksum: checksumOf(body),
-    },
-  };
+  return [entry.seq, entry.command.timeMs, entry.command.type, body, checksumOf(body)];
 }
 
-/** Every row one append writes, in order: each journal row, then its events' projection rows. */
-export function rowsOfEntries(entries: readonly JournalEntry[]): RowWrite[] {
-  const rows: RowWrite[] = [];
+/** Every row one append writes: each entry's journal row and its events' projection rows. */
+export function rowsOfEntries(entries: readonly JournalEntry[]): RowBatch {
+  const batch = new RowBatch();
   for (const entry of entries) {
-    rows.push(journalRow(entry));
-    for (const event of entry.events) for (const row of rowsOf(event)) rows.push(row);
+    batch.add(JOURNAL, journalValues(entry));
+    for (const event of entry.events) projectEvent(batch, event);
   }
-  return rows;
+  return batch;
 }
 
 /** A stored record, checked: its command, or CorruptJournalError. */

@@ -1,6 +1,14 @@
 /**
  * Events → rows, once for every store. A store writes these rows in the same transaction as
  * the journal entries that produced the events (DESIGN.md §4).
+ *
+ * Rows are gathered in a RowBatch: per target (a table and a write mode), each row its values
+ * as an array in the table's column order (schema.ts). The frequent rows (orders, fills,
+ * bills, trades, plans, closed positions) are built straight as arrays (projectEvent); the
+ * others as named RowWrites (rowsOf, brokerage-rows.ts, candle-rows.ts), laid out by their
+ * table's columns.
+ * Stores consume the batch table by table: SQLite one prepared statement per target, PostgreSQL
+ * one JSON parameter per target (postgres/batch-write.ts).
  */
 import type { EngineEvent } from '../domain/events.ts';
 import {
@@ -13,6 +21,7 @@ import {
   transferRows,
 } from './brokerage-rows.ts';
 import { candleRows } from './candle-rows.ts';
+import { tableOf, type Table } from './schema.ts';
 
 export type Value = string | number;
 
@@ -23,6 +32,188 @@ export interface RowWrite {
   mode: 'insert' | 'upsert';
 }
 
+/**
+ * Where rows go: a table and how they are written (`insert`, or `upsert`: replace the row with
+ * the same primary key, or merge into it for tables with merge rules). `slot` numbers targets
+ * within this process, so stores can keep a statement per target in an array.
+ */
+export interface Target {
+  readonly slot: number;
+  readonly table: Table;
+  readonly mode: RowWrite['mode'];
+  readonly columns: readonly string[];
+  /** The primary key's position in a row. */
+  readonly keyIndex: number;
+}
+
+const targets = new Map<string, Target>();
+
+/** The target of a table and mode (one object per pair). */
+export function targetOf(table: string, mode: RowWrite['mode']): Target {
+  const key = `${mode} ${table}`;
+  let target = targets.get(key);
+  if (!target) {
+    const spec = tableOf(table);
+    const columns = spec.columns.map(([name]) => name);
+    target = { slot: targets.size, table: spec, mode, columns, keyIndex: columns.indexOf(spec.primaryKey) };
+    targets.set(key, target);
+  }
+  return target;
+}
+
+/** One append's rows, grouped by target, in the order they were added within each target. */
+export class RowBatch {
+  /** Targets in the order of their first row. */
+  readonly targets: Target[] = [];
+  /** Rows by target slot. */
+  private readonly bySlot: (Value[][] | undefined)[] = [];
+
+  add(target: Target, values: Value[]): void {
+    const rows = this.bySlot[target.slot];
+    if (rows) rows.push(values);
+    else {
+      this.bySlot[target.slot] = [values];
+      this.targets.push(target);
+    }
+  }
+
+  /** A named row, laid out by its table's columns (a missing column is undefined). */
+  addWrite(write: RowWrite): void {
+    const target = targetOf(write.table, write.mode);
+    const values: Value[] = new Array<Value>(target.columns.length);
+    for (let index = 0; index < values.length; index += 1) {
+      values[index] = write.row[target.columns[index] as string] as Value;
+    }
+    this.add(target, values);
+  }
+
+  rowsOf(target: Target): Value[][] {
+    return this.bySlot[target.slot] ?? [];
+  }
+
+  get isEmpty(): boolean {
+    return this.targets.length === 0;
+  }
+}
+
+// The targets of the frequent rows, and the column order their arrays follow (schema.ts).
+const BILLS = targetOf('bills', 'insert');
+const ORDERS = targetOf('orders', 'upsert');
+const FILLS = targetOf('fills', 'insert');
+const POSITION_HISTORY = targetOf('position_history', 'upsert');
+const TRADES = targetOf('trades', 'insert');
+const PLANS = targetOf('plans', 'upsert');
+
+/** The rows of one event, added to `batch`. */
+export function projectEvent(batch: RowBatch, event: EngineEvent): void {
+  switch (event.type) {
+    case 'BillPosted':
+      // bill_id, uid, wallet, coin, symbol, amount, fee, balance, business_type, category, time_ms
+      batch.add(BILLS, [
+        event.billId,
+        event.uid,
+        event.wallet,
+        event.coin,
+        event.symbol,
+        event.amount.toString(),
+        event.fee.toString(),
+        event.balanceAfter.toString(),
+        event.businessType,
+        event.category,
+        event.timeMs,
+      ]);
+      return;
+    case 'OrderUpdated': {
+      // order_id, uid, client_oid, category, symbol, status, created_ms, updated_ms, body
+      const order = event.order;
+      batch.add(ORDERS, [
+        order.orderId,
+        order.uid,
+        order.clientOid,
+        order.category,
+        order.symbol,
+        order.status,
+        order.createdTimeMs,
+        order.updatedTimeMs,
+        JSON.stringify(order),
+      ]);
+      return;
+    }
+    case 'FillRecorded': {
+      // exec_id, uid, order_id, category, symbol, time_ms, body
+      const fill = event.fill;
+      batch.add(FILLS, [
+        fill.execId,
+        fill.uid,
+        fill.orderId,
+        fill.category,
+        fill.symbol,
+        fill.timeMs,
+        JSON.stringify(fill),
+      ]);
+      return;
+    }
+    case 'PositionClosed': {
+      // position_id, uid, category, symbol, closed_ms, body
+      const position = event.position;
+      batch.add(POSITION_HISTORY, [
+        position.positionId,
+        position.uid,
+        position.category,
+        position.symbol,
+        position.updatedTimeMs,
+        JSON.stringify(position),
+      ]);
+      return;
+    }
+    case 'TradeRecorded':
+      // trade_id, category, symbol, price, quantity, side, time_ms
+      batch.add(TRADES, [
+        event.tradeId,
+        event.category,
+        event.symbol,
+        event.price,
+        event.quantity,
+        event.side,
+        event.timeMs,
+      ]);
+      for (const write of candleRows(
+        'market',
+        event.category,
+        event.symbol,
+        event.price,
+        event.quantity,
+        event.timeMs,
+      ))
+        batch.addWrite(write);
+      return;
+    case 'PlanUpdated': {
+      // plan_id, uid, client_oid, category, symbol, plan_type, status, created_ms, updated_ms, body
+      const plan = event.plan;
+      batch.add(PLANS, [
+        plan.planId,
+        plan.uid,
+        plan.clientOid,
+        plan.category,
+        plan.symbol,
+        plan.planType,
+        plan.status,
+        plan.createdTimeMs,
+        plan.updatedTimeMs,
+        JSON.stringify(plan),
+      ]);
+      return;
+    }
+    default:
+      for (const write of rowsOf(event)) batch.addWrite(write);
+  }
+}
+
+/**
+ * The rows of one event as named RowWrites: the readable form of every projection, and what
+ * projectEvent uses for the rarer events. projectEvent builds the frequent ones as arrays
+ * directly; test/persistence/projection.test.ts checks that both give the same rows.
+ */
 export function rowsOf(event: EngineEvent): RowWrite[] {
   switch (event.type) {
     case 'BillPosted':

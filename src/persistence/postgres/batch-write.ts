@@ -2,18 +2,22 @@
  * PostgreSQL SQL built from the shared specs: `?` placeholders numbered as `$n`, and one
  * append (journal rows and projection rows of every table) as ONE statement.
  *
- * The statement has a data-modifying CTE per table, each inserting the table's rows from
- * column arrays (`unnest($1::bigint[], $2::text[], …)`): a single round trip, a single
- * implicit transaction (all rows or none), and a statement text that depends only on which
- * tables the batch touches, so it is prepared once per connection and reused. One statement
- * may not touch a row twice, so upserts are folded per primary key first: the last row wins
- * (an order updated twice in one turn), or, for tables with merge rules (candles), the rows
- * are merged as the store would merge them (schema.ts mergeRows), which is what writing them
- * one by one ends with.
+ * The statement has a data-modifying CTE per target (table and mode), each inserting its rows
+ * from one JSON parameter, an array of rows, each row an array of the values in the table's
+ * column order (`INSERT … SELECT e->>0, (e->>1)::bigint, … FROM jsonb_array_elements($1::jsonb)
+ * e`): a single round trip, a single implicit transaction (all rows or none), and a statement
+ * text that depends only on which targets the batch touches, in which order, so it is
+ * prepared once per connection and reused. The parameter is built by JSON.stringify, native
+ * and far cheaper on the event loop than the driver's escaping of array literals element by
+ * element (the form before: unnest() of one text[]/bigint[] per column); PostgreSQL parses it
+ * once per statement. One statement may not touch a row twice, so upserts are folded per
+ * primary key first: the last row wins (an order updated twice in one turn), or, for tables
+ * with merge rules (candles), the rows are merged as the store would merge them (the rules of
+ * schema.ts mergeRows), which is what writing them one by one ends with.
  */
 import { crc32 } from 'node:zlib';
-import type { RowWrite, Value } from '../projection.ts';
-import { mergeAssignments, mergeRows, tableOf, type ColumnType } from '../schema.ts';
+import type { RowBatch, Target, Value } from '../projection.ts';
+import { mergeAssignments, type MergeRule } from '../schema.ts';
 
 /** `?` → `$1, $2, …` (the shared queries contain no `?` inside literals). */
 export function numbered(text: string): string {
@@ -21,81 +25,119 @@ export function numbered(text: string): string {
   return text.replace(/\?/g, () => `$${(index += 1)}`);
 }
 
-const ARRAY_TYPE: Record<ColumnType, string> = { text: 'text[]', integer: 'bigint[]' };
-
-function arrayTypeOf(type: ColumnType): string {
-  const arrayType = ARRAY_TYPE[type] as string | undefined;
-  if (!arrayType) throw new Error(`no PostgreSQL array type for column type ${String(type)}`);
-  return arrayType;
-}
-
-interface Group {
-  table: string;
-  mode: RowWrite['mode'];
-  rows: Record<string, Value>[];
-  /** Upserts: primary key → index in rows, so a later row replaces an earlier one. */
-  byKey?: Map<Value, number>;
-}
-
 export interface BatchStatement {
   name: string;
   text: string;
-  values: unknown[];
+  values: string[];
 }
 
-function groupsOf(writes: readonly RowWrite[]): Group[] {
-  const groups = new Map<string, Group>();
-  for (const write of writes) {
-    const key = `${write.mode} ${write.table}`;
-    let group = groups.get(key);
-    if (!group) {
-      group = { table: write.table, mode: write.mode, rows: [] };
-      if (write.mode === 'upsert') group.byKey = new Map();
-      groups.set(key, group);
-    }
-    if (group.byKey) {
-      const table = tableOf(write.table);
-      const primaryKey = write.row[table.primaryKey] as Value;
-      const at = group.byKey.get(primaryKey);
-      if (at !== undefined) {
-        const older = group.rows[at] as Record<string, Value>;
-        group.rows[at] = table.merge ? mergeRows(table, older, write.row) : write.row;
-        continue;
-      }
-      group.byKey.set(primaryKey, group.rows.length);
-    }
-    group.rows.push(write.row);
+/** The merge rules of a target's table, by column position. */
+const mergePlans = new Map<number, [index: number, rule: MergeRule][]>();
+
+function mergePlanOf(target: Target): [number, MergeRule][] {
+  let plan = mergePlans.get(target.slot);
+  if (!plan) {
+    plan = Object.entries(target.table.merge ?? {}).map(
+      ([column, rule]) => [target.columns.indexOf(column), rule] as [number, MergeRule],
+    );
+    mergePlans.set(target.slot, plan);
   }
-  return [...groups.values()];
+  return plan;
 }
 
-/** One statement writing every row, or null when there is nothing to write. */
-export function batchStatement(writes: readonly RowWrite[]): BatchStatement | null {
-  const groups = groupsOf(writes);
-  if (groups.length === 0) return null;
-  const values: unknown[] = [];
-  const parts = groups.map((group, groupIndex) => {
-    const table = tableOf(group.table);
-    const columns = table.columns.map(([name]) => name);
-    const arrays = table.columns.map(([name, type]) => {
-      values.push(group.rows.map((row) => row[name] ?? null));
-      return `$${values.length}::${arrayTypeOf(type)}`;
-    });
+/** Two rows with the same key, combined as the database combines them (schema.ts mergeRows). */
+function merged(plan: readonly [number, MergeRule][], older: Value[], newer: Value[]): Value[] {
+  const row = older.slice();
+  for (const [index, rule] of plan) {
+    const before = older[index];
+    const after = newer[index];
+    if (after === undefined) continue;
+    if (rule === 'replace' || before === undefined) {
+      row[index] = after;
+      continue;
+    }
+    const a = BigInt(before);
+    const b = BigInt(after);
+    const value = rule === 'sum' ? a + b : rule === 'max' ? (a > b ? a : b) : a < b ? a : b;
+    row[index] = typeof after === 'number' && typeof before === 'number' ? Number(value) : value.toString();
+  }
+  return row;
+}
+
+/** Upserts folded per primary key, in first-seen order: the last row wins, or rows merge. */
+function folded(target: Target, rows: Value[][]): Value[][] {
+  if (target.mode !== 'upsert' || rows.length < 2) return rows;
+  const plan = target.table.merge ? mergePlanOf(target) : null;
+  const byKey = new Map<Value, number>();
+  const out: Value[][] = [];
+  for (const row of rows) {
+    const key = row[target.keyIndex] as Value;
+    const at = byKey.get(key);
+    if (at === undefined) {
+      byKey.set(key, out.length);
+      out.push(row);
+    } else out[at] = plan ? merged(plan, out[at] as Value[], row) : row;
+  }
+  return out;
+}
+
+/** A lone UTF-16 surrogate (JSON.stringify writes it as `\udxxx`, which jsonb refuses). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const ESCAPED_SURROGATE = /\\u[dD][89abcdefABCDEF]/;
+
+/**
+ * The JSON parameter of some rows. A string holding a lone surrogate is written with U+FFFD in
+ * its place, as the driver's UTF-8 encoding of a text parameter does: jsonb would refuse the
+ * whole statement. (An escaped surrogate in the text may also be an escaped backslash followed
+ * by `ud8…` inside a JSON body: the slow path then changes nothing.)
+ */
+export function rowsJson(rows: readonly Value[][]): string {
+  const text = JSON.stringify(rows);
+  if (!ESCAPED_SURROGATE.test(text)) return text;
+  return JSON.stringify(rows, (_key, value: unknown) =>
+    typeof value === 'string' ? value.replace(LONE_SURROGATE, '\ufffd') : value,
+  );
+}
+
+const statementParts = new Map<number, [head: string, conflict: string]>();
+
+/** `INSERT INTO t (…) SELECT e->>0, … FROM jsonb_array_elements(` and its conflict clause. */
+function partsOf(target: Target): [string, string] {
+  let parts = statementParts.get(target.slot);
+  if (!parts) {
+    const table = target.table;
+    const select = table.columns.map(([, type], index) =>
+      type === 'integer' ? `(e->>${index})::bigint` : `e->>${index}`,
+    );
     const updates = table.merge
       ? mergeAssignments(table, 'postgres')
-      : columns
+      : target.columns
           .filter((column) => column !== table.primaryKey)
           .map((column) => `${column} = EXCLUDED.${column}`);
     const conflict =
-      group.mode !== 'upsert'
+      target.mode !== 'upsert'
         ? ''
         : updates.length > 0
           ? ` ON CONFLICT (${table.primaryKey}) DO UPDATE SET ${updates.join(', ')}`
           : ` ON CONFLICT (${table.primaryKey}) DO NOTHING`;
-    return (
-      `w${groupIndex} AS (INSERT INTO ${table.name} (${columns.join(', ')}) ` +
-      `SELECT * FROM unnest(${arrays.join(', ')})${conflict})`
-    );
+    parts = [
+      `INSERT INTO ${table.name} (${target.columns.join(', ')}) SELECT ${select.join(', ')} ` +
+        'FROM jsonb_array_elements(',
+      conflict,
+    ];
+    statementParts.set(target.slot, parts);
+  }
+  return parts;
+}
+
+/** One statement writing every row of the batch, or null when there is nothing to write. */
+export function batchStatement(batch: RowBatch): BatchStatement | null {
+  if (batch.isEmpty) return null;
+  const values: string[] = [];
+  const parts = batch.targets.map((target, index) => {
+    values.push(rowsJson(folded(target, batch.rowsOf(target))));
+    const [head, conflict] = partsOf(target);
+    return `w${index} AS (${head}$${index + 1}::jsonb) e${conflict})`;
   });
   const text = `WITH ${parts.join(', ')} SELECT 1`;
   return { name: `bourse_batch_${crc32(text).toString(16)}_${text.length}`, text, values };

@@ -1,7 +1,8 @@
 // The SQLite writer thread: owns the store's write connection, so commits and their fsyncs
 // never block the event loop that serves requests. Plain JavaScript on purpose: it runs
 // without the TypeScript loader, and knows nothing of the schema — the main thread
-// (sqlite-writer.ts) sends each statement's text once and then rows as value arrays.
+// (sqlite-writer.ts) sends each statement's text once and then, per write, groups of rows:
+// [statementIndex, rows], each row its values in the statement's column order.
 // Messages are handled one at a time, in order, each answered with its outcome.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -15,16 +16,19 @@ const statements = [];
 const prepare = (texts) => {
   for (const text of texts) statements.push(db.prepare(text));
 };
-// rows: [statementIndex, values[]][] written in one transaction (all or nothing).
-const write = db.transaction((rows) => {
-  for (const [index, values] of rows) statements[index].run(values);
+// groups: [statementIndex, values[][]][] written in one transaction (all or nothing).
+const write = db.transaction((groups) => {
+  for (const [index, rows] of groups) {
+    const statement = statements[index];
+    for (const values of rows) statement.run(values);
+  }
 });
 
 function handle(request) {
   if (request.statements) prepare(request.statements);
   switch (request.op) {
     case 'write':
-      write(request.rows);
+      write(request.groups);
       return undefined;
     case 'pragma':
       return db.pragma(request.text);

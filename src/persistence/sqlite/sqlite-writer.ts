@@ -1,30 +1,30 @@
 /**
- * The write side of the SQLite store, in a writer thread (sqlite-writer-worker.mjs) with its
- * own connection (WAL, synchronous=FULL: a commit is on disk when it returns), so commits and
- * their fsyncs never block the event loop that serves requests.
+ * The write side of the SQLite store: one `write` is one transaction (all or nothing) of a
+ * RowBatch, run inline on the store's connection (the default) or in a writer thread
+ * (sqlite-writer-worker.mjs) with its own connection (WAL, synchronous=FULL: a commit is on
+ * disk when it returns), so that commits and their fsyncs leave the event loop.
  *
- * This side turns rows into statements: one prepared statement per table and mode (a table
+ * This side turns targets into statements: one prepared statement per table and mode (a table
  * with merge rules merges an upsert into the stored row, others replace it), its text sent to
- * the thread once, then each row as [statement, values]. One `write` is one transaction. The
- * thread answers each request in order; if it dies, every pending request fails and the next
- * one starts a new thread.
+ * the thread once. A write is then its groups, `[statement, rows]`, each row the values in the
+ * statement's column order, exactly as the batch holds them: nothing is copied or renamed on
+ * the event loop (the thread receives them by structured clone). The thread answers each
+ * request in order; if it dies, every pending request fails and the next one starts a new
+ * thread.
  */
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { Snapshot } from '../../ports/store.ts';
-import type { RowWrite, Value } from '../projection.ts';
+import type { RowBatch, RowWrite, Target, Value } from '../projection.ts';
 import { mergeAssignments, tableOf } from '../schema.ts';
 
 type WriterResponse =
   { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string; code: string };
 
-type WriterRequest =
-  { op: 'write'; rows: [number, Value[]][] } | { op: 'pragma'; text: string } | { op: 'close' };
+/** Rows of one statement, each its values in the statement's column order. */
+type Group = [statement: number, rows: Value[][]];
 
-interface Statement {
-  index: number;
-  columns: string[];
-}
+type WriterRequest = { op: 'write'; groups: Group[] } | { op: 'pragma'; text: string } | { op: 'close' };
 
 function statementText(table: string, mode: RowWrite['mode']): string {
   const spec = tableOf(table);
@@ -43,17 +43,20 @@ export type WriterMode = 'thread' | 'inline';
 /** The inline writer: the thread's handler, run on the main connection. */
 class InlineWriter {
   private readonly statements: Database.Statement[] = [];
-  private readonly write: (rows: [number, Value[]][]) => void;
+  private readonly write: (groups: Group[]) => void;
 
   constructor(private readonly db: Database.Database) {
-    this.write = db.transaction((rows: [number, Value[]][]) => {
-      for (const [index, values] of rows) this.statements[index]?.run(values);
+    this.write = db.transaction((groups: Group[]) => {
+      for (const [index, rows] of groups) {
+        const statement = this.statements[index] as Database.Statement;
+        for (const values of rows) statement.run(values);
+      }
     });
   }
 
   handle(request: WriterRequest & { statements?: string[] }): unknown {
     for (const text of request.statements ?? []) this.statements.push(this.db.prepare(text));
-    if (request.op === 'write') return this.write(request.rows);
+    if (request.op === 'write') return this.write(request.groups);
     if (request.op === 'pragma') return this.db.pragma(request.text);
     return undefined;
   }
@@ -67,7 +70,11 @@ export class SqliteWriter {
     number,
     { resolve: (value: unknown) => void; reject: (error: Error) => void }
   >();
-  private statements = new Map<string, Statement>();
+  /** Statement texts in the order the writer prepares them (its index is the statement's). */
+  private readonly texts: string[] = [];
+  /** Statement index by target slot. */
+  private readonly bySlot: number[] = [];
+  private readonly byText = new Map<string, number>();
   private unsent: string[] = [];
 
   constructor(
@@ -78,30 +85,27 @@ export class SqliteWriter {
     this.inline = mode === 'inline' && db ? new InlineWriter(db) : null;
   }
 
-  /** Writes rows in one transaction; resolves once committed. */
-  write(rows: readonly RowWrite[]): Promise<unknown> {
-    const encoded: [number, Value[]][] = new Array(rows.length);
-    for (let at = 0; at < rows.length; at += 1) {
-      const row = rows[at] as RowWrite;
-      const statement = this.statementOf(row.table, row.mode);
-      const values: Value[] = new Array<Value>(statement.columns.length);
-      for (let index = 0; index < statement.columns.length; index += 1) {
-        values[index] = row.row[statement.columns[index] ?? ''] as Value;
-      }
-      encoded[at] = [statement.index, values];
+  /** Writes a batch in one transaction; resolves once committed. */
+  write(batch: RowBatch): Promise<unknown> {
+    const groups: Group[] = new Array<Group>(batch.targets.length);
+    for (let at = 0; at < groups.length; at += 1) {
+      const target = batch.targets[at] as Target;
+      groups[at] = [this.statementOf(target), batch.rowsOf(target)];
     }
-    return this.request({ op: 'write', rows: encoded });
+    return this.request({ op: 'write', groups });
   }
 
+  /** Saves a snapshot and deletes older ones, in one transaction. */
   saveSnapshot(snapshot: Snapshot): Promise<unknown> {
-    return this.write([
-      {
-        table: 'snapshots',
-        mode: 'upsert',
-        row: { seq: snapshot.seq, time_ms: snapshot.timeMs, body: snapshot.body },
-      },
-      { table: 'snapshots', mode: 'delete-older', row: { seq: snapshot.seq } } as unknown as RowWrite,
-    ]);
+    const save = this.statementFor(statementText('snapshots', 'upsert'));
+    const deleteOlder = this.statementFor('DELETE FROM snapshots WHERE seq < ?');
+    return this.request({
+      op: 'write',
+      groups: [
+        [save, [[snapshot.seq, snapshot.timeMs, snapshot.body]]],
+        [deleteOlder, [[snapshot.seq]]],
+      ],
+    });
   }
 
   pragma(text: string): Promise<unknown> {
@@ -117,22 +121,23 @@ export class SqliteWriter {
     await exited;
   }
 
-  private statementOf(table: string, mode: string): Statement {
-    const key = `${mode} ${table}`;
-    let statement = this.statements.get(key);
-    if (!statement) {
-      const text =
-        mode === 'delete-older'
-          ? `DELETE FROM ${table} WHERE seq < ?`
-          : statementText(table, mode as RowWrite['mode']);
-      statement = {
-        index: this.statements.size,
-        columns: mode === 'delete-older' ? ['seq'] : tableOf(table).columns.map(([name]) => name),
-      };
-      this.statements.set(key, statement);
+  private statementOf(target: Target): number {
+    const index = this.bySlot[target.slot];
+    if (index !== undefined) return index;
+    const statement = this.statementFor(statementText(target.table.name, target.mode));
+    this.bySlot[target.slot] = statement;
+    return statement;
+  }
+
+  private statementFor(text: string): number {
+    let index = this.byText.get(text);
+    if (index === undefined) {
+      index = this.texts.length;
+      this.texts.push(text);
+      this.byText.set(text, index);
       this.unsent.push(text);
     }
-    return statement;
+    return index;
   }
 
   private request(payload: WriterRequest): Promise<unknown> {
@@ -163,12 +168,7 @@ export class SqliteWriter {
       workerData: { file: this.file },
     });
     // A new thread has no statements prepared: send every text again with the first request.
-    this.unsent = [...this.statements.keys()].map((key) => {
-      const [mode = '', table = ''] = key.split(' ');
-      return mode === 'delete-older'
-        ? `DELETE FROM ${table} WHERE seq < ?`
-        : statementText(table, mode as RowWrite['mode']);
-    });
+    this.unsent = [...this.texts];
     worker.on('message', (response: WriterResponse) => {
       const waiting = this.pending.get(response.id);
       if (!waiting) return;

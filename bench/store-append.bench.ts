@@ -1,0 +1,226 @@
+/**
+ * Store append cost (not a test): the main-thread (event-loop) time and the wall time of one
+ * `Store.append` of realistic entries, on each store, in-process.
+ *
+ * Entries come from the engine: `PlaceOrders` commands of 20 BTCUSDT spot orders as
+ * bench/support/order-batch.ts describes them (`entry`: 20 immediate-or-cancel orders away from
+ * an empty book; `crossing`: 10 buy/sell pairs, each sell filling the buy before it), spread
+ * over a few funded accounts, BENCH_COMMANDS_PER_APPEND (50) per append, as a group commit
+ * under load gathers them. Each run writes BENCH_APPENDS (20) appends to a fresh store, one
+ * after another; figures are medians over BENCH_RUNS (5) runs:
+ * - main µs/order: the event loop's busy time over the run (performance.eventLoopUtilization),
+ *   per order: what the store takes from the thread that serves HTTP and runs the engine;
+ * - sync µs/order: the time inside the `append` call itself, before it returns its promise;
+ * - wall ms/append: from the call to the promise's resolution (committed).
+ *
+ *   npx tsx bench/store-append.bench.ts
+ *   BENCH_STORES=sqlite,sqlite-thread,postgres BENCH_WORKLOADS=entry,crossing BENCH_RUNS=5 npx tsx bench/store-append.bench.ts
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import type { Command, OrderRequest } from '../src/domain/commands.ts';
+import { Exchange } from '../src/engine/exchange.ts';
+import { DEFAULT_INDEX_PRICES, defaultCatalogue } from '../src/engine/instruments/catalogue.ts';
+import type { AnyStore } from '../src/persistence/open-store.ts';
+import { openPostgresStore } from '../src/persistence/postgres/postgres-store.ts';
+import { openSqliteStore } from '../src/persistence/sqlite/sqlite-store.ts';
+import type { JournalEntry } from '../src/ports/store.ts';
+import { benchDatabase, median } from './support/bourse-child.ts';
+import { ORDERS_PER_REQUEST, type Workload } from './support/order-batch.ts';
+
+const STORES = (process.env.BENCH_STORES ?? 'sqlite,sqlite-thread,postgres').split(',').filter(Boolean);
+const WORKLOADS = (process.env.BENCH_WORKLOADS ?? 'entry,crossing').split(',').filter(Boolean) as Workload[];
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const APPENDS = Number(process.env.BENCH_APPENDS ?? 20);
+const PER_APPEND = Number(process.env.BENCH_COMMANDS_PER_APPEND ?? 50);
+const ACCOUNTS = 8;
+const T0 = Date.UTC(2026, 10, 1);
+
+/** A live engine whose commands are kept as journal entries with their events. */
+class Recorder {
+  readonly exchange = new Exchange();
+  entries: JournalEntry[] = [];
+  seq = 0;
+  timeMs = T0;
+
+  run(command: Command): unknown {
+    const { outcome, events } = this.exchange.execute(command);
+    if (!outcome.ok) throw new Error(`${command.type} failed: ${outcome.code}`);
+    const refused =
+      Array.isArray(outcome.value) && outcome.value.find((item: { code?: string }) => item.code);
+    if (refused) throw new Error(`${command.type} item refused: ${JSON.stringify(refused)}`);
+    this.seq += 1;
+    this.entries.push({ seq: this.seq, command, events });
+    return outcome.value;
+  }
+
+  tick(): number {
+    return (this.timeMs += 1);
+  }
+
+  take(): JournalEntry[] {
+    const entries = this.entries;
+    this.entries = [];
+    return entries;
+  }
+}
+
+function setUp(recorder: Recorder): string[] {
+  for (const instrument of defaultCatalogue().filter((item) => item.category === 'SPOT')) {
+    recorder.run({ type: 'AddInstrument', timeMs: recorder.tick(), instrument });
+    const indexPrice = DEFAULT_INDEX_PRICES[instrument.baseCoin] ?? '1';
+    const { category, symbol } = instrument;
+    recorder.run({ type: 'SetIndexPrice', timeMs: recorder.tick(), category, symbol, indexPrice });
+  }
+  const uids: string[] = [];
+  for (let index = 0; index < ACCOUNTS; index += 1) {
+    const { uid } = recorder.run({
+      type: 'CreateAccount',
+      timeMs: recorder.tick(),
+      kind: 'main',
+      parentUid: null,
+      mode: 'classic',
+      label: '',
+    }) as { uid: string };
+    for (const [coin, amount] of [
+      ['USDT', 10n ** 17n],
+      ['BTC', 10n ** 13n],
+    ] as const) {
+      recorder.run({
+        type: 'Deposit',
+        timeMs: recorder.tick(),
+        uid,
+        coin,
+        amount,
+        wallet: 'spot',
+        subType: 'onchain',
+      });
+    }
+    uids.push(uid);
+  }
+  return uids;
+}
+
+/** The items of one place-batch request (bench/support/order-batch.ts), as the route parses them. */
+function items(workload: Workload): OrderRequest[] {
+  const list: OrderRequest[] = [];
+  for (let pair = 0; pair < ORDERS_PER_REQUEST / 2; pair += 1) {
+    for (const side of ['buy', 'sell'] as const) {
+      const price = workload === 'crossing' ? '60000' : side === 'buy' ? '59000' : '61000';
+      list.push({
+        symbol: 'BTCUSDT',
+        side,
+        orderType: 'limit',
+        timeInForce: workload === 'crossing' ? 'gtc' : 'ioc',
+        stpMode: 'none',
+        price,
+        quantity: '0.0001',
+      });
+    }
+  }
+  return list;
+}
+
+/** Appends of PER_APPEND place-batch commands each, from a live engine. */
+function appendsOf(recorder: Recorder, uids: string[], workload: Workload, count: number): JournalEntry[][] {
+  const appends: JournalEntry[][] = [];
+  for (let index = 0; index < count; index += 1) {
+    for (let command = 0; command < PER_APPEND; command += 1) {
+      const uid = uids[(index * PER_APPEND + command) % uids.length] as string;
+      recorder.run({
+        type: 'PlaceOrders',
+        timeMs: recorder.tick(),
+        uid,
+        category: 'SPOT',
+        items: items(workload),
+      });
+    }
+    appends.push(recorder.take());
+  }
+  return appends;
+}
+
+async function openBenchStore(kind: string, cleanups: (() => Promise<void>)[]): Promise<AnyStore> {
+  if (kind === 'postgres') return openPostgresStore(await benchDatabase(cleanups));
+  const dir = mkdtempSync(join(tmpdir(), 'bourse-append-'));
+  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  return openSqliteStore(join(dir, 'bourse.db'), { writer: kind === 'sqlite-thread' ? 'thread' : 'inline' });
+}
+
+interface RunFigures {
+  mainUsPerOrder: number;
+  syncUsPerOrder: number;
+  wallMsPerAppend: number;
+}
+
+async function run(kind: string, workload: Workload): Promise<RunFigures> {
+  const cleanups: (() => Promise<void>)[] = [];
+  const store = await openBenchStore(kind, cleanups);
+  try {
+    const recorder = new Recorder();
+    const uids = setUp(recorder);
+    await store.append(recorder.take());
+    // Warm-up (statements prepared, JIT), then the measured appends.
+    for (const entries of appendsOf(recorder, uids, workload, 3)) await store.append(entries);
+    const appends = appendsOf(recorder, uids, workload, APPENDS);
+    const orders = APPENDS * PER_APPEND * ORDERS_PER_REQUEST;
+    let sync = 0;
+    let wall = 0;
+    const before = performance.eventLoopUtilization();
+    for (const entries of appends) {
+      const started = performance.now();
+      const pending = store.append(entries);
+      sync += performance.now() - started;
+      await pending;
+      wall += performance.now() - started;
+    }
+    const busy = performance.eventLoopUtilization(before);
+    return {
+      mainUsPerOrder: (busy.active * 1000) / orders,
+      syncUsPerOrder: (sync * 1000) / orders,
+      wallMsPerAppend: wall / APPENDS,
+    };
+  } finally {
+    await store.close();
+    for (const cleanup of cleanups) await cleanup();
+  }
+}
+
+async function main(): Promise<void> {
+  const lines = [
+    `Store.append, ${PER_APPEND} place-batch commands of ${ORDERS_PER_REQUEST} orders per append, ` +
+      `${APPENDS} appends per run, median of ${RUNS} runs (Node ${process.version})`,
+    '',
+    '| workload | store | main µs/order | sync µs/order | wall ms/append |',
+    '|---|---|---:|---:|---:|',
+  ];
+  for (const workload of WORKLOADS) {
+    for (const kind of STORES) {
+      const figures: RunFigures[] = [];
+      for (let index = 0; index < RUNS; index += 1) figures.push(await run(kind, workload));
+      const pick = (key: keyof RunFigures) => median(figures.map((item) => item[key]));
+      const line =
+        `| ${workload} | ${kind} | ${pick('mainUsPerOrder').toFixed(2)} | ` +
+        `${pick('syncUsPerOrder').toFixed(2)} | ${pick('wallMsPerAppend').toFixed(1)} |`;
+      process.stderr.write(`${line}\n`);
+      lines.push(line);
+    }
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** `count` appends of `workload` after the set-up append (for profiling the parts alone). */
+export function sampleAppends(
+  workload: Workload,
+  count: number,
+): { setUp: JournalEntry[]; appends: JournalEntry[][] } {
+  const recorder = new Recorder();
+  const uids = setUp(recorder);
+  const first = recorder.take();
+  return { setUp: first, appends: appendsOf(recorder, uids, workload, count) };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
