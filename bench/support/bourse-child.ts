@@ -89,25 +89,29 @@ export async function startBourseChild(
 ): Promise<BourseChild> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bourse-bench-'));
   const port = await freePort();
-  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), '--import', 'tsx', 'src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      BOURSE_DATA_DIR: dataDir,
-      BOURSE_OPERATOR_TOKEN: TOKEN,
-      BOURSE_RATE_LIMITS: 'off',
-      BOURSE_LOG: 'off',
-      BOURSE_SEED_DEMO: 'false',
-      BOURSE_SNAPSHOT_EVERY: '0',
-      BOURSE_FEED: 'off',
-      BOURSE_LIQUIDITY: 'off',
-      ...(options.databaseUrl ? { BOURSE_DATABASE_URL: options.databaseUrl } : {}),
-      ...options.env,
+  const child = spawn(
+    process.execPath,
+    ['--max-semi-space-size=64', ...(options.nodeOptions ?? []), '--import', 'tsx', 'src/main.ts'],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        BOURSE_DATA_DIR: dataDir,
+        BOURSE_OPERATOR_TOKEN: TOKEN,
+        BOURSE_RATE_LIMITS: 'off',
+        BOURSE_LOG: 'off',
+        BOURSE_SEED_DEMO: 'false',
+        BOURSE_SNAPSHOT_EVERY: '0',
+        BOURSE_FEED: 'off',
+        BOURSE_LIQUIDITY: 'off',
+        ...(options.databaseUrl ? { BOURSE_DATABASE_URL: options.databaseUrl } : {}),
+        ...options.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

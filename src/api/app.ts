@@ -158,7 +158,9 @@ export function buildApp(options: AppOptions): App {
     }
     // A permission rule may read the body (v3 trade: the category). Parse it for the check; a
     // body that is not JSON stays undefined here and is refused below, after authentication.
-    if (rawBody !== '' && apiRequest.method !== 'GET') apiRequest.body = jsonOrUndefined(rawBody);
+    const hasJsonBody = rawBody !== '' && apiRequest.method !== 'GET';
+    const parsedBody = hasJsonBody ? jsonOrUndefined(rawBody) : undefined;
+    apiRequest.body = parsedBody;
     if (route.auth === 'signed') {
       apiRequest.caller = await authenticator.authenticate(
         services.sequencer.exchange.state,
@@ -172,14 +174,13 @@ export function buildApp(options: AppOptions): App {
         throw new Rejected({ code: 'RATE_LIMITED' });
       }
     }
-    if (rawBody !== '' && apiRequest.method !== 'GET') {
+    if (hasJsonBody) {
       const contentType = apiRequest.headers['content-type'];
       if (typeof contentType === 'string' && !contentType.toLowerCase().includes('json')) {
         throw new Rejected({ code: 'CONTENT_TYPE_INVALID' });
       }
-      try {
-        apiRequest.body = JSON.parse(rawBody);
-      } catch {
+      // Parsed once above: JSON never parses to undefined, so undefined means it did not parse.
+      if (parsedBody === undefined) {
         throw new Rejected({ code: 'BODY_NOT_JSON', params: ['body is not valid JSON'] });
       }
     }

@@ -255,8 +255,12 @@ export interface PlanQuery {
 export interface Store {
   /** The latest snapshot, or null on an empty store. */
   latestSnapshot(): Promise<Snapshot | null>;
-  /** Journal entries after `seq`, in order (commands only; events are re-derived). */
-  journalAfter(seq: number): AsyncIterable<{ seq: number; command: Command }>;
+  /**
+   * Journal records after `seq`, in order, a page at a time (commands only; events are
+   * re-derived), each checked: a corrupted or torn record ends the reading with
+   * CorruptJournalError once the intact records before it were yielded.
+   */
+  journalAfter(seq: number): AsyncIterable<readonly { seq: number; command: Command }[]>;
   lastSeq(): Promise<number>;
   append(entries: readonly JournalEntry[]): Promise<void>;
   saveSnapshot(snapshot: Snapshot): Promise<void>;

@@ -27,16 +27,18 @@ export async function recover(store: Store): Promise<Recovered> {
   let seq = snapshotSeq;
   let replayed = 0;
   let snapshotRecordSeen = snapshotSeq === 0;
-  for await (const entry of store.journalAfter(Math.max(0, snapshotSeq - 1))) {
-    if (entry.seq === snapshotSeq) {
-      snapshotRecordSeen = true;
-      continue;
+  reading: for await (const page of store.journalAfter(Math.max(0, snapshotSeq - 1))) {
+    for (const entry of page) {
+      if (entry.seq === snapshotSeq) {
+        snapshotRecordSeen = true;
+        continue;
+      }
+      if (!snapshotRecordSeen) break reading;
+      if (entry.seq !== seq + 1) throw new Error(`journal gap: expected ${seq + 1}, found ${entry.seq}`);
+      exchange.replay(entry.command);
+      seq = entry.seq;
+      replayed += 1;
     }
-    if (!snapshotRecordSeen) break;
-    if (entry.seq !== seq + 1) throw new Error(`journal gap: expected ${seq + 1}, found ${entry.seq}`);
-    exchange.replay(entry.command);
-    seq = entry.seq;
-    replayed += 1;
   }
   if (!snapshotRecordSeen) {
     throw new Error(`journal record ${snapshotSeq}, which the latest snapshot was taken at, is missing`);

@@ -3,6 +3,7 @@
  * (sqlite-store.test.ts) and PostgreSQL (postgres-store.test.ts). The data comes from the
  * production engine (store-workload.ts), so the rows are the rows the server writes.
  */
+import { eachRecord } from '../../src/persistence/journal-pages.ts';
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { stateHash } from '../../src/engine/state-hash.ts';
@@ -45,7 +46,7 @@ export interface ContractTest {
 
 async function collect(store: Store, after = 0) {
   const entries: { seq: number; type: string }[] = [];
-  for await (const entry of store.journalAfter(after))
+  for await (const entry of eachRecord(store.journalAfter(after)))
     entries.push({ seq: entry.seq, type: entry.command.type });
   return entries;
 }
@@ -88,7 +89,7 @@ export function storeContract(harness: StoreHarness): ContractTest[] {
         await store.append(engine.entries.slice(5));
         assert.equal(await store.lastSeq(), engine.entries.length);
         const read = [];
-        for await (const entry of store.journalAfter(0)) read.push(entry);
+        for await (const entry of eachRecord(store.journalAfter(0))) read.push(entry);
         assert.deepEqual(
           read,
           engine.entries.map((entry) => ({ seq: entry.seq, command: entry.command })),
@@ -273,7 +274,7 @@ export function storeContract(harness: StoreHarness): ContractTest[] {
         const seen: number[] = [];
         await assert.rejects(
           async () => {
-            for await (const entry of store.journalAfter(0)) seen.push(entry.seq);
+            for await (const entry of eachRecord(store.journalAfter(0))) seen.push(entry.seq);
           },
           (error: unknown) =>
             error instanceof CorruptJournalError &&

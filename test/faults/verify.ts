@@ -7,6 +7,7 @@
  * - nothing is half-applied: the projections agree with the recovered engine (open orders,
  *   each wallet's last bill balance equals its balance).
  */
+import { eachRecord } from '../../src/persistence/journal-pages.ts';
 import assert from 'node:assert/strict';
 import { Exchange } from '../../src/engine/exchange.ts';
 import { conservationImbalances } from '../../src/engine/invariants.ts';
@@ -34,7 +35,7 @@ export async function verifyStore(
   const scratch = new Exchange();
   let seq = 0;
   let plansTriggered = 0;
-  for await (const entry of store.journalAfter(0)) {
+  for await (const entry of eachRecord(store.journalAfter(0))) {
     for (const event of scratch.execute(entry.command).events) {
       if (event.type === 'PlanUpdated' && event.plan.status !== 'live' && event.plan.status !== 'cancelled') {
         plansTriggered += 1;

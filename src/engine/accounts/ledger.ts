@@ -19,13 +19,60 @@ export function mayGoNegative(state: EngineState, uid: string, wallet: string, c
   return wallet === 'usdt_futures' && coin === 'USDT' && state.assetModes.get(uid) === 'union';
 }
 
+/**
+ * Balances by uid, wallet and coin over `state.balances` (whose keys are balanceKey texts):
+ * a balance is looked up several times per fill, and a key text built anew must be hashed
+ * anew, while uid, wallet and coin are texts already held. Derived: built as balances are
+ * found, per balances map (a snapshot makes a new one); `balanceFor` is the only writer.
+ */
+const indexes = new WeakMap<Map<string, Balance>, Map<string, Map<string, Map<string, Balance>>>>();
+
+function indexed(
+  balances: Map<string, Balance>,
+  uid: string,
+  wallet: string,
+  coin: string,
+  balance: Balance,
+): void {
+  let byUid = indexes.get(balances);
+  if (!byUid) {
+    byUid = new Map();
+    indexes.set(balances, byUid);
+  }
+  let byWallet = byUid.get(uid);
+  if (!byWallet) {
+    byWallet = new Map();
+    byUid.set(uid, byWallet);
+  }
+  let byCoin = byWallet.get(wallet);
+  if (!byCoin) {
+    byCoin = new Map();
+    byWallet.set(wallet, byCoin);
+  }
+  byCoin.set(coin, balance);
+}
+
+/** The balance record, if it exists. */
+export function findBalance(
+  state: EngineState,
+  uid: string,
+  wallet: string,
+  coin: string,
+): Balance | undefined {
+  const found = indexes.get(state.balances)?.get(uid)?.get(wallet)?.get(coin);
+  if (found) return found;
+  const balance = state.balances.get(balanceKey(uid, wallet, coin));
+  if (balance) indexed(state.balances, uid, wallet, coin, balance);
+  return balance;
+}
+
 /** Mutable balance record (created on first use). */
 export function balanceFor(state: EngineState, uid: string, wallet: string, coin: string): Balance {
-  const key = balanceKey(uid, wallet, coin);
-  let balance = state.balances.get(key);
+  let balance = findBalance(state, uid, wallet, coin);
   if (!balance) {
     balance = emptyBalance();
-    state.balances.set(key, balance);
+    state.balances.set(balanceKey(uid, wallet, coin), balance);
+    indexed(state.balances, uid, wallet, coin, balance);
   }
   return balance;
 }
@@ -51,7 +98,7 @@ export function balanceKey(uid: string, wallet: string, coin: string): string {
 }
 
 export function readBalance(state: EngineState, uid: string, wallet: string, coin: string): Balance {
-  return state.balances.get(balanceKey(uid, wallet, coin)) ?? emptyBalance();
+  return findBalance(state, uid, wallet, coin) ?? emptyBalance();
 }
 
 export interface Posting {

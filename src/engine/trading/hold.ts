@@ -8,7 +8,7 @@ import type { Instrument } from '../../domain/instrument.ts';
 import { MONEY_ONE } from '../../domain/money.ts';
 import { fail, ok, type Outcome } from '../../domain/result-code.ts';
 import type { Context } from '../context.ts';
-import { borrow, freeze, readBalance } from '../accounts/ledger.ts';
+import { borrow, findBalance, freeze, readBalance } from '../accounts/ledger.ts';
 import { lotsToMoney, quoteValue } from '../instruments/scales.ts';
 import { chargeInterest } from '../margin/interest.ts';
 import { borrowableUsdt, walletValue } from '../margin/valuation.ts';
@@ -47,7 +47,7 @@ export function placeHold(
     const room = borrowableUsdt(walletValue(context.state, uid, wallet), leverage);
     if (divide(shortfall * price, MONEY_ONE, 'up') > room) return fail('INSUFFICIENT_BALANCE');
     borrow(context, uid, wallet, hold.coin, shortfall, instrument.symbol);
-    const balance = context.state.balances.get(`${uid}|${wallet}|${hold.coin}`);
+    const balance = findBalance(context.state, uid, wallet, hold.coin);
     if (balance) chargeInterest(context.state, hold.coin, balance, shortfall, 1);
   }
   freeze(context, uid, wallet, hold.coin, hold.amount);

@@ -7,7 +7,7 @@ import { divide, parseScaled } from '../../domain/decimal.ts';
 import { instrumentKey, type Instrument } from '../../domain/instrument.ts';
 import { MONEY_ONE, MONEY_SCALE } from '../../domain/money.ts';
 import { transition, type Order } from '../../domain/order.ts';
-import { post } from '../accounts/ledger.ts';
+import { findBalance, post } from '../accounts/ledger.ts';
 import { lotsToMoney, lotsToQuantity, ticksToPrice } from '../instruments/scales.ts';
 import type { Fill } from '../matching/index.ts';
 import { recordFill } from './fill-record.ts';
@@ -125,7 +125,7 @@ export function releaseOrder(trading: TradingContext, order: Order): void {
 /** Returns whatever an order still holds to available (on completion or cancel). */
 export function releaseHold(trading: TradingContext, order: Order): void {
   if (order.holdAmount === 0n) return;
-  const balance = trading.context.state.balances.get(`${order.uid}|${order.wallet}|${order.holdCoin}`);
+  const balance = findBalance(trading.context.state, order.uid, order.wallet, order.holdCoin);
   if (!balance || balance.frozen < order.holdAmount)
     throw new Error(`order ${order.orderId} holds more than frozen`);
   balance.frozen -= order.holdAmount;

@@ -16,9 +16,9 @@
  * number a late commit did take.
  */
 import pg from 'pg';
-import type { Command } from '../../domain/commands.ts';
 import type { JournalEntry, Snapshot, Store } from '../../ports/store.ts';
-import { rowsOfEntries, verifiedCommand } from '../journal-record.ts';
+import { rowsOfEntries } from '../journal-record.ts';
+import { verifiedPrefix, type JournalRecord } from '../journal-pages.ts';
 import { pendingMigrations } from '../migrations.ts';
 import type { Sql } from '../queries.ts';
 import { ddl } from '../schema.ts';
@@ -154,18 +154,24 @@ export async function openPostgresStore(
       });
       return row ? { seq: Number(row.seq), timeMs: Number(row.time_ms), body: String(row.body) } : null;
     },
-    async *journalAfter(seq: number): AsyncIterable<{ seq: number; command: Command }> {
-      let after = seq;
-      for (;;) {
-        const rows = await all({
+    async *journalAfter(seq: number): AsyncIterable<readonly JournalRecord[]> {
+      const page = (after: number) =>
+        all({
           text: 'SELECT seq, body, checksum FROM journal WHERE seq > ? ORDER BY seq LIMIT ?',
           params: [after, JOURNAL_PAGE],
         });
-        for (const row of rows) {
-          after = Number(row.seq);
-          yield { seq: after, command: verifiedCommand(after, row.body, row.checksum) };
-        }
-        if (rows.length < JOURNAL_PAGE) return;
+      // The next page is asked for before this one is checked and replayed: the server reads
+      // it meanwhile.
+      let pending = page(seq);
+      for (;;) {
+        const rows = await pending;
+        const last = rows[rows.length - 1];
+        const more = rows.length === JOURNAL_PAGE && last !== undefined;
+        if (more) pending = page(Number(last.seq));
+        const { records, failure } = verifiedPrefix(rows);
+        if (records.length > 0) yield records;
+        if (failure) throw failure;
+        if (!more) return;
       }
     },
     async lastSeq() {

@@ -18,7 +18,9 @@
  */
 import Database from 'better-sqlite3';
 import type { Snapshot, Store } from '../../ports/store.ts';
-import { rowsOfEntries, verifiedCommand } from '../journal-record.ts';
+import { rowsOfEntries } from '../journal-record.ts';
+import { verifiedPrefix, type JournalRecord } from '../journal-pages.ts';
+import { readJournalInThread } from './sqlite-journal-reader.ts';
 import { pendingMigrations } from '../migrations.ts';
 import type { Sql } from '../queries.ts';
 import { sqlReads } from '../sql-reads.ts';
@@ -52,6 +54,9 @@ function migrate(db: Database.Database): void {
   }
 }
 
+/** Journal records per page read during recovery. */
+const JOURNAL_PAGE_ROWS = 4_096;
+
 export function openSqliteStore(file: string, options: { writer?: WriterMode } = {}): SqliteStore {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -68,6 +73,17 @@ export function openSqliteStore(file: string, options: { writer?: WriterMode } =
     return statement;
   };
   const all = (sql: Sql) => prepared(sql.text).all(...sql.params) as Record<string, unknown>[];
+  async function* journalHere(after: number): AsyncIterable<readonly JournalRecord[]> {
+    const select = prepared('SELECT seq, body, checksum FROM journal WHERE seq > ? ORDER BY seq LIMIT ?');
+    for (let last = after; ;) {
+      const rows = select.all(last, JOURNAL_PAGE_ROWS) as { seq: number; body: unknown; checksum: unknown }[];
+      const { records, failure } = verifiedPrefix(rows);
+      if (records.length > 0) yield records;
+      if (failure) throw failure;
+      if (rows.length < JOURNAL_PAGE_ROWS) return;
+      last = rows[rows.length - 1]?.seq ?? last;
+    }
+  }
   const writer = new SqliteWriter(file, options.writer ?? 'inline', db);
 
   return {
@@ -78,12 +94,10 @@ export function openSqliteStore(file: string, options: { writer?: WriterMode } =
         { seq: number; time_ms: number; body: string } | undefined;
       return row ? { seq: row.seq, timeMs: row.time_ms, body: row.body } : null;
     },
-    async *journalAfter(seq: number) {
-      const rows = db
-        .prepare('SELECT seq, body, checksum FROM journal WHERE seq > ? ORDER BY seq')
-        .iterate(seq) as Iterable<{ seq: number; body: unknown; checksum: unknown }>;
-      for (const row of rows)
-        yield { seq: row.seq, command: verifiedCommand(row.seq, row.body, row.checksum) };
+    journalAfter(seq: number) {
+      // A file is read ahead in a reader thread; an in-memory database only here.
+      if (file === ':memory:' || file === '') return journalHere(seq);
+      return readJournalInThread(file, seq, JOURNAL_PAGE_ROWS);
     },
     async lastSeq() {
       const row = prepared('SELECT MAX(seq) AS seq FROM journal').get() as { seq: number | null };
