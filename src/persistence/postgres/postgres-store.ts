@@ -18,7 +18,7 @@
 import pg from 'pg';
 import type { JournalEntry, Snapshot, Store } from '../../ports/store.ts';
 import { rowsOfEntries } from '../journal-record.ts';
-import { verifiedPrefix, type JournalRecord } from '../journal-pages.ts';
+import { readJournalInThread } from '../journal-reader-thread.ts';
 import { pendingMigrations } from '../migrations.ts';
 import type { Sql } from '../queries.ts';
 import { ddl } from '../schema.ts';
@@ -154,25 +154,14 @@ export async function openPostgresStore(
       });
       return row ? { seq: Number(row.seq), timeMs: Number(row.time_ms), body: String(row.body) } : null;
     },
-    async *journalAfter(seq: number): AsyncIterable<readonly JournalRecord[]> {
-      const page = (after: number) =>
-        all({
-          text: 'SELECT seq, body, checksum FROM journal WHERE seq > ? ORDER BY seq LIMIT ?',
-          params: [after, JOURNAL_PAGE],
-        });
-      // The next page is asked for before this one is checked and replayed: the server reads
-      // it meanwhile.
-      let pending = page(seq);
-      for (;;) {
-        const rows = await pending;
-        const last = rows[rows.length - 1];
-        const more = rows.length === JOURNAL_PAGE && last !== undefined;
-        if (more) pending = page(Number(last.seq));
-        const { records, failure } = verifiedPrefix(rows);
-        if (records.length > 0) yield records;
-        if (failure) throw failure;
-        if (!more) return;
-      }
+    journalAfter(seq: number) {
+      // Read ahead in a reader thread on its own connection (persistence/journal-reader-thread.ts).
+      return readJournalInThread(new URL('./postgres-journal-reader.mjs', import.meta.url), {
+        url,
+        after: seq,
+        pageRows: JOURNAL_PAGE,
+        connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+      });
     },
     async lastSeq() {
       const [row] = await all({ text: 'SELECT MAX(seq) AS seq FROM journal', params: [] });

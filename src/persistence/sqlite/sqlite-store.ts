@@ -20,7 +20,7 @@ import Database from 'better-sqlite3';
 import type { Snapshot, Store } from '../../ports/store.ts';
 import { rowsOfEntries } from '../journal-record.ts';
 import { verifiedPrefix, type JournalRecord } from '../journal-pages.ts';
-import { readJournalInThread } from './sqlite-journal-reader.ts';
+import { readJournalInThread } from '../journal-reader-thread.ts';
 import { pendingMigrations } from '../migrations.ts';
 import type { Sql } from '../queries.ts';
 import { sqlReads } from '../sql-reads.ts';
@@ -97,7 +97,11 @@ export function openSqliteStore(file: string, options: { writer?: WriterMode } =
     journalAfter(seq: number) {
       // A file is read ahead in a reader thread; an in-memory database only here.
       if (file === ':memory:' || file === '') return journalHere(seq);
-      return readJournalInThread(file, seq, JOURNAL_PAGE_ROWS);
+      return readJournalInThread(new URL('./sqlite-journal-reader.mjs', import.meta.url), {
+        file,
+        after: seq,
+        pageRows: JOURNAL_PAGE_ROWS,
+      });
     },
     async lastSeq() {
       const row = prepared('SELECT MAX(seq) AS seq FROM journal').get() as { seq: number | null };

@@ -1,12 +1,14 @@
 /**
- * Reads the journal for recovery in a reader thread (sqlite-journal-reader.mjs): the thread
- * reads pages and checks checksums while the event loop decodes and replays the page before,
- * which on two cores takes the reading off the replay's time. A store without a file
- * (`:memory:`) is read here instead, through `readHere`.
+ * Reads the journal for recovery in a reader thread (sqlite/sqlite-journal-reader.mjs,
+ * postgres/postgres-journal-reader.mjs): the thread reads pages and checks checksums while
+ * the event loop decodes and replays the page before, which on two cores takes the reading
+ * off the replay's time. Both threads speak one protocol: they post pages
+ * `{ seqs, bodies }` (checksums matched), then `{ bad }` (the first record that does not),
+ * `{ done }` or `{ error }`, and read at most two pages ahead of the 'next' answers.
  */
 import { Worker } from 'node:worker_threads';
-import { verifiedCommand } from '../journal-record.ts';
-import { recordsOf, type JournalRecord } from '../journal-pages.ts';
+import { verifiedCommand } from './journal-record.ts';
+import { recordsOf, type JournalRecord } from './journal-pages.ts';
 
 type ReaderMessage =
   | { seqs: number[]; bodies: string[] }
@@ -14,15 +16,12 @@ type ReaderMessage =
   | { done: true }
   | { error: string };
 
-/** Records after `after`, a page at a time, read ahead in a thread. */
+/** Records a reader thread (`script`, given `workerData`) reads, a page at a time. */
 export async function* readJournalInThread(
-  file: string,
-  after: number,
-  pageRows: number,
+  script: URL,
+  workerData: Record<string, unknown>,
 ): AsyncIterable<readonly JournalRecord[]> {
-  const worker = new Worker(new URL('./sqlite-journal-reader.mjs', import.meta.url), {
-    workerData: { file, after, pageRows },
-  });
+  const worker = new Worker(script, { workerData });
   const queue: ReaderMessage[] = [];
   let wake: (() => void) | null = null;
   const push = (message: ReaderMessage) => {
