@@ -6,17 +6,20 @@
  * bench/support/order-batch.ts describes them (`entry`: 20 immediate-or-cancel orders away from
  * an empty book; `crossing`: 10 buy/sell pairs, each sell filling the buy before it), spread
  * over a few funded accounts, BENCH_COMMANDS_PER_APPEND (50) per append, as a group commit
- * under load gathers them. Each run writes BENCH_APPENDS (20) appends to a fresh store, one
+ * under load gathers them. Each run writes BENCH_APPENDS (30) appends to a fresh store, one
  * after another; figures are medians over BENCH_RUNS (5) runs:
  * - main µs/order: the event loop's busy time over the run (performance.eventLoopUtilization),
- *   per order: what the store takes from the thread that serves HTTP and runs the engine;
+ *   per order: what the store takes from the thread that serves HTTP and runs the engine (on a
+ *   busy machine this includes time the thread waited for a core);
+ * - CPU µs/order: the main thread's CPU time (user + system, from /proc on Linux, 10 ms
+ *   resolution over the run), which leaves out waiting for a core or for fsync;
  * - sync µs/order: the time inside the `append` call itself, before it returns its promise;
  * - wall ms/append: from the call to the promise's resolution (committed).
  *
  *   npx tsx bench/store-append.bench.ts
  *   BENCH_STORES=sqlite,sqlite-thread,postgres BENCH_WORKLOADS=entry,crossing BENCH_RUNS=5 npx tsx bench/store-append.bench.ts
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -34,7 +37,7 @@ import { ORDERS_PER_REQUEST, type Workload } from './support/order-batch.ts';
 const STORES = (process.env.BENCH_STORES ?? 'sqlite,sqlite-thread,postgres').split(',').filter(Boolean);
 const WORKLOADS = (process.env.BENCH_WORKLOADS ?? 'entry,crossing').split(',').filter(Boolean) as Workload[];
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const APPENDS = Number(process.env.BENCH_APPENDS ?? 20);
+const APPENDS = Number(process.env.BENCH_APPENDS ?? 30);
 const PER_APPEND = Number(process.env.BENCH_COMMANDS_PER_APPEND ?? 50);
 const ACCOUNTS = 8;
 const T0 = Date.UTC(2026, 10, 1);
@@ -150,8 +153,21 @@ async function openBenchStore(kind: string, cleanups: (() => Promise<void>)[]): 
   return openSqliteStore(join(dir, 'bourse.db'), { writer: kind === 'sqlite-thread' ? 'thread' : 'inline' });
 }
 
+/** The main thread's CPU time in ms (Linux /proc; NaN elsewhere). */
+function mainThreadCpuMs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 interface RunFigures {
   mainUsPerOrder: number;
+  cpuUsPerOrder: number;
   syncUsPerOrder: number;
   wallMsPerAppend: number;
 }
@@ -170,6 +186,7 @@ async function run(kind: string, workload: Workload): Promise<RunFigures> {
     let sync = 0;
     let wall = 0;
     const before = performance.eventLoopUtilization();
+    const cpuBefore = mainThreadCpuMs();
     for (const entries of appends) {
       const started = performance.now();
       const pending = store.append(entries);
@@ -178,8 +195,10 @@ async function run(kind: string, workload: Workload): Promise<RunFigures> {
       wall += performance.now() - started;
     }
     const busy = performance.eventLoopUtilization(before);
+    const cpu = mainThreadCpuMs() - cpuBefore;
     return {
       mainUsPerOrder: (busy.active * 1000) / orders,
+      cpuUsPerOrder: (cpu * 1000) / orders,
       syncUsPerOrder: (sync * 1000) / orders,
       wallMsPerAppend: wall / APPENDS,
     };
@@ -194,8 +213,8 @@ async function main(): Promise<void> {
     `Store.append, ${PER_APPEND} place-batch commands of ${ORDERS_PER_REQUEST} orders per append, ` +
       `${APPENDS} appends per run, median of ${RUNS} runs (Node ${process.version})`,
     '',
-    '| workload | store | main µs/order | sync µs/order | wall ms/append |',
-    '|---|---|---:|---:|---:|',
+    '| workload | store | main µs/order | CPU µs/order | sync µs/order | wall ms/append |',
+    '|---|---|---:|---:|---:|---:|',
   ];
   for (const workload of WORKLOADS) {
     for (const kind of STORES) {
@@ -203,7 +222,7 @@ async function main(): Promise<void> {
       for (let index = 0; index < RUNS; index += 1) figures.push(await run(kind, workload));
       const pick = (key: keyof RunFigures) => median(figures.map((item) => item[key]));
       const line =
-        `| ${workload} | ${kind} | ${pick('mainUsPerOrder').toFixed(2)} | ` +
+        `| ${workload} | ${kind} | ${pick('mainUsPerOrder').toFixed(2)} | ${pick('cpuUsPerOrder').toFixed(2)} | ` +
         `${pick('syncUsPerOrder').toFixed(2)} | ${pick('wallMsPerAppend').toFixed(1)} |`;
       process.stderr.write(`${line}\n`);
       lines.push(line);

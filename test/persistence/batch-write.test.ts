@@ -1,0 +1,298 @@
+/**
+ * The write path of both stores: PostgreSQL's one statement per append with one JSON parameter
+ * per table (postgres/batch-write.ts), SQLite's statement per table (inline and in the writer
+ * thread). Upserts fold and candles merge as row-by-row writes would; text of every kind is
+ * stored exactly, the same on both stores; an append whose last row fails writes nothing and
+ * leaves the store usable.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import type { Command } from '../../src/domain/commands.ts';
+import type { EngineEvent } from '../../src/domain/events.ts';
+import { candleRows } from '../../src/persistence/candle-rows.ts';
+import type { AnyStore } from '../../src/persistence/open-store.ts';
+import { batchStatement, rowsJson } from '../../src/persistence/postgres/batch-write.ts';
+import { openPostgresStore } from '../../src/persistence/postgres/postgres-store.ts';
+import { RowBatch, targetOf, type Value } from '../../src/persistence/projection.ts';
+import { mergeRows, tableOf } from '../../src/persistence/schema.ts';
+import { openSqliteStore } from '../../src/persistence/sqlite/sqlite-store.ts';
+import type { JournalEntry } from '../../src/ports/store.ts';
+import { dumpTables } from '../contracts/store.contract.ts';
+import { makeTempDir, removeDir } from '../support/server.ts';
+import { databaseFor, postgresTests } from './postgres-test-database.ts';
+
+const ORDERS = targetOf('orders', 'upsert');
+const CANDLES = targetOf('candles', 'upsert');
+const BILLS = targetOf('bills', 'insert');
+
+function orderRow(orderId: string, status: string, updatedMs: number): Value[] {
+  const view = { orderId, status, updatedTimeMs: updatedMs };
+  return [orderId, 'u1', `c-${orderId}`, 'SPOT', 'BTCUSDT', status, 1, updatedMs, JSON.stringify(view)];
+}
+
+function candleValues(price: string, quantity: string, timeMs: number): Value[][] {
+  const batch = new RowBatch();
+  for (const write of candleRows('market', 'SPOT', 'BTCUSDT', price, quantity, timeMs)) batch.addWrite(write);
+  return batch.rowsOf(CANDLES);
+}
+
+/** The rows of parameter `index` of a statement, as PostgreSQL receives them. */
+function parameterRows(values: readonly string[], index: number): Value[][] {
+  return JSON.parse(values[index] as string) as Value[][];
+}
+
+test('batchStatement when an order is upserted twice in one append keeps one row per order, the last', () => {
+  const batch = new RowBatch();
+  batch.add(ORDERS, orderRow('o1', 'live', 10));
+  batch.add(ORDERS, orderRow('o2', 'live', 11));
+  batch.add(ORDERS, orderRow('o1', 'filled', 12));
+  const statement = batchStatement(batch);
+  assert.ok(statement);
+  assert.deepEqual(parameterRows(statement.values, 0), [
+    orderRow('o1', 'filled', 12),
+    orderRow('o2', 'live', 11),
+  ]);
+  assert.match(statement.text, /jsonb_array_elements\(\$1::jsonb\)/);
+  assert.match(statement.text, /ON CONFLICT \(order_id\) DO UPDATE SET/);
+});
+
+test('batchStatement when candles of one bucket repeat merges them as the stored merge rules do', () => {
+  // Three trades in the minute from 60,000 ms: 60000 × 0.5, 61000 × 0.25, 59000 × 1.
+  const trades: [string, string, number][] = [
+    ['60000', '0.5', 60_000],
+    ['61000', '0.25', 60_500],
+    ['59000', '1', 61_000],
+  ];
+  const batch = new RowBatch();
+  for (const [price, quantity, timeMs] of trades)
+    for (const row of candleValues(price, quantity, timeMs)) batch.add(CANDLES, row);
+  const statement = batchStatement(batch);
+  assert.ok(statement);
+  const rows = parameterRows(statement.values, 0);
+  assert.equal(rows.length, 2, 'one 1m and one 1h row');
+  const table = tableOf('candles');
+  const named = (row: Value[]) =>
+    Object.fromEntries(CANDLES.columns.map((column, at) => [column, row[at] as Value]));
+  // The reference: schema.ts mergeRows over the named rows, one by one.
+  const expected = new Map<string, Record<string, Value>>();
+  for (const [price, quantity, timeMs] of trades) {
+    for (const row of candleValues(price, quantity, timeMs).map(named)) {
+      const older = expected.get(row.id as string);
+      expected.set(row.id as string, older ? mergeRows(table, older, row) : row);
+    }
+  }
+  assert.deepEqual(rows.map(named), [...expected.values()]);
+  const minute = named(rows[0] as Value[]);
+  // open 60000, high 61000, low 59000, close 59000 (scaled by 10^8); base 1.75; quote
+  // 30000 + 15250 + 59000 = 104250; 3 trades.
+  assert.deepEqual(
+    [
+      minute.open,
+      minute.high,
+      minute.low,
+      minute.close,
+      minute.base_volume,
+      minute.quote_volume,
+      minute.trades,
+    ],
+    ['6000000000000', '6100000000000', '5900000000000', '5900000000000', '175000000', '10425000000000', 3],
+  );
+});
+
+test('batchStatement when given inserts keeps every row, and statements differ only by the targets touched', () => {
+  const bill = (id: string): Value[] => [id, 'u1', 'spot', 'USDT', '', '1', '0', '1', 'deposit', 'SPOT', 5];
+  const one = new RowBatch();
+  one.add(BILLS, bill('b1'));
+  one.add(BILLS, bill('b2'));
+  const two = new RowBatch();
+  two.add(BILLS, bill('b3'));
+  const [first, second] = [batchStatement(one), batchStatement(two)];
+  assert.ok(first && second);
+  assert.deepEqual(parameterRows(first.values, 0), [bill('b1'), bill('b2')]);
+  assert.equal(first.text, second.text);
+  assert.equal(first.name, second.name);
+  assert.doesNotMatch(first.text, /ON CONFLICT/);
+  assert.equal(batchStatement(new RowBatch()), null);
+});
+
+test('rowsJson when a value holds a lone surrogate writes U+FFFD in its place, and leaves escaped text alone', () => {
+  assert.equal(rowsJson([['a\ud800b', 1]]), '[["a\ufffdb",1]]');
+  assert.equal(rowsJson([['\udc00', 'x\ud83d\ude00']]), '[["\ufffd","x\ud83d\ude00"]]');
+  // A JSON body holding the escape itself (a backslash, then u, d, 8, 0, 0) is text like any other.
+  const body = JSON.stringify({ note: '\ud800' });
+  assert.equal(body, '{"note":"\\ud800"}');
+  assert.equal(JSON.parse(rowsJson([[body]]))[0][0], body);
+});
+
+// ---- Through the stores ------------------------------------------------------------------
+
+const STRANGE = [
+  'quote " apostrophe \' backslash \\ slash /',
+  'newline \n tab \t return \r bell \u0007 unit separator \u001f',
+  'braces {} [] commas , colon : NULL null',
+  'é ü ß 中文 🚀 \u2028 \u2029',
+  '',
+  '  spaced  ',
+];
+
+/** Entries whose rows carry every kind of text: in the order rows, bodies and a bill. */
+function strangeEntries(firstSeq: number, texts: readonly string[] = STRANGE): JournalEntry[] {
+  return texts.map((text, index) => {
+    const seq = firstSeq + index;
+    const order = {
+      orderId: `o${seq}`,
+      clientOid: text,
+      uid: 'u1',
+      category: 'SPOT',
+      symbol: 'BTCUSDT',
+      status: 'live',
+      note: text,
+      createdTimeMs: 1_000 + seq,
+      updatedTimeMs: 2_000 + seq,
+    };
+    const events = [
+      { type: 'OrderUpdated', order },
+      {
+        type: 'BillPosted',
+        billId: `b${seq}`,
+        uid: 'u1',
+        wallet: 'spot',
+        coin: 'USDT',
+        symbol: text,
+        amount: -12_345n,
+        fee: 0n,
+        balanceAfter: 10n ** 20n,
+        businessType: 'trade',
+        category: 'SPOT',
+        timeMs: 3_000 + seq,
+      },
+    ] as unknown as EngineEvent[];
+    const command = {
+      type: 'CreateAccount',
+      timeMs: seq,
+      label: text,
+      amount: 10n ** 19n,
+    } as unknown as Command;
+    return { seq, command, events };
+  });
+}
+
+interface Opened {
+  store: AnyStore;
+  name: string;
+}
+
+function sqliteStores(t: TestContext): Opened[] {
+  const dir = makeTempDir('bourse-batch-');
+  t.after(() => removeDir(dir));
+  return (['inline', 'thread'] as const).map((writer) => {
+    const store = openSqliteStore(join(dir, `${writer}.db`), { writer });
+    t.after(() => store.close());
+    return { store, name: `sqlite (${writer})` };
+  });
+}
+
+async function journalRows(store: AnyStore): Promise<Record<string, unknown>[]> {
+  const text = 'SELECT seq, time_ms, type, body, checksum FROM journal ORDER BY seq';
+  return store.kind === 'sqlite'
+    ? (store.db.prepare(text).all() as Record<string, unknown>[])
+    : await store.query(text);
+}
+
+async function assertStrangeTextKept(stores: Opened[]): Promise<void> {
+  for (const { store, name } of stores) {
+    await store.append(strangeEntries(1));
+    const records = [];
+    for await (const record of journalRecords(store)) records.push(record);
+    assert.equal(records.length, STRANGE.length, `${name}: every record reads back and checks`);
+    const orders = await store.orders({ uid: 'u1', limit: 100 });
+    const notes = orders.map((order) => (order as unknown as { note: string }).note).sort();
+    // Bodies are JSON: a lone surrogate in them is an escape, kept as it was.
+    assert.deepEqual(notes, [...STRANGE].sort(), `${name}: order bodies`);
+  }
+  const [first, ...others] = stores;
+  assert.ok(first);
+  const reference = { tables: await dumpTables(first.store), journal: await journalRows(first.store) };
+  for (const { store, name } of others) {
+    assert.deepEqual(
+      { tables: await dumpTables(store), journal: await journalRows(store) },
+      reference,
+      `${name} stores what ${first.name} stores, byte for byte`,
+    );
+  }
+}
+
+/** Journal records however this build's journalAfter yields them (one by one or in pages). */
+async function* journalRecords(store: AnyStore): AsyncIterable<unknown> {
+  for await (const item of store.journalAfter(0) as AsyncIterable<unknown>) {
+    if (Array.isArray(item)) yield* item;
+    else yield item;
+  }
+}
+
+async function assertFailedAppendWritesNothing(stores: Opened[]): Promise<void> {
+  for (const { store, name } of stores) {
+    await store.append(strangeEntries(1).slice(0, 2));
+    const before = { tables: await dumpTables(store), journal: await journalRows(store) };
+    // Seq 3, 4 and 5 are new, but the last bill reuses bill b1: bills are the last table
+    // written, after the journal and order rows of all three.
+    const failing = strangeEntries(3).slice(0, 3);
+    const last = failing[2] as JournalEntry;
+    failing[2] = {
+      ...last,
+      events: last.events.map((event) => (event.type === 'BillPosted' ? { ...event, billId: 'b1' } : event)),
+    };
+    await assert.rejects(store.append(failing), /UNIQUE|duplicate key/, `${name}: the append rejects`);
+    assert.deepEqual(
+      { tables: await dumpTables(store), journal: await journalRows(store) },
+      before,
+      `${name}: nothing of the failed append is written`,
+    );
+    await store.append(strangeEntries(3).slice(0, 2));
+    assert.equal((await journalRows(store)).length, 4, `${name}: the next append succeeds`);
+  }
+}
+
+test('append when text holds quotes, escapes, control characters and non-ASCII stores it exactly (SQLite inline and thread)', async (t) => {
+  await assertStrangeTextKept(sqliteStores(t));
+});
+
+test('append when the last row of a batch fails writes none of it and the store stays usable (SQLite inline and thread)', async (t) => {
+  await assertFailedAppendWritesNothing(sqliteStores(t));
+});
+
+await postgresTests('batch-write tests', [
+  {
+    name: 'append when text holds quotes, escapes, control characters and non-ASCII stores exactly what SQLite stores (PostgreSQL)',
+    async body(t) {
+      const [sqlite] = sqliteStores(t);
+      const postgres = await openPostgresStore((await databaseFor(t)).url);
+      t.after(() => postgres.close());
+      assert.ok(sqlite);
+      await assertStrangeTextKept([sqlite, { store: postgres, name: 'postgres' }]);
+    },
+  },
+  {
+    name: 'append when a text value holds a lone surrogate stores U+FFFD in its place (PostgreSQL)',
+    async body(t) {
+      const postgres = await openPostgresStore((await databaseFor(t)).url);
+      t.after(() => postgres.close());
+      // jsonb refuses the escape JSON.stringify writes for it; the driver's UTF-8 encoding of
+      // a text parameter (the form before) wrote U+FFFD. (SQLite stores the surrogate's
+      // three bytes.) Inside a JSON body the surrogate is an escape and stays as it was.
+      await postgres.append(strangeEntries(1, ['lone \ud800 surrogate']));
+      const [order] = await postgres.query('SELECT client_oid, body FROM orders');
+      assert.equal(order?.client_oid, 'lone \ufffd surrogate');
+      assert.equal((JSON.parse(String(order?.body)) as { note: string }).note, 'lone \ud800 surrogate');
+    },
+  },
+  {
+    name: 'append when the last row of a batch fails writes none of it and the store stays usable (PostgreSQL)',
+    async body(t) {
+      const postgres = await openPostgresStore((await databaseFor(t)).url);
+      t.after(() => postgres.close());
+      await assertFailedAppendWritesNothing([{ store: postgres, name: 'postgres' }]);
+    },
+  },
+]);

@@ -1,0 +1,113 @@
+/**
+ * Projection rows (persistence/projection.ts, journal-record.ts): the array rows projectEvent
+ * builds for the frequent events are the named rows rowsOf describes, column for column, and
+ * rowsOfEntries writes each journal row with its body and checksum.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { EngineEvent } from '../../src/domain/events.ts';
+import { encode } from '../../src/persistence/codec.ts';
+import { checksumOf, rowsOfEntries } from '../../src/persistence/journal-record.ts';
+import { projectEvent, RowBatch, rowsOf, targetOf, type Value } from '../../src/persistence/projection.ts';
+import { tradingWorkload } from '../contracts/store-workload.ts';
+
+/** Rows of a batch by target, as `mode table` → rows. */
+function byTarget(batch: RowBatch): Record<string, Value[][]> {
+  const out: Record<string, Value[][]> = {};
+  for (const target of batch.targets) out[`${target.mode} ${target.table.name}`] = batch.rowsOf(target);
+  return out;
+}
+
+const position = {
+  type: 'PositionClosed',
+  position: {
+    positionId: 'p1',
+    uid: 'u1',
+    category: 'USDT-FUTURES',
+    symbol: 'BTCUSDT',
+    updatedTimeMs: 1_700_000_000_123,
+    size: '0',
+    note: 'quote " backslash \\ newline \n',
+  },
+} as unknown as EngineEvent;
+
+const plan = {
+  type: 'PlanUpdated',
+  plan: {
+    planId: 'plan1',
+    uid: 'u1',
+    clientOid: 'c-1',
+    category: 'USDT-FUTURES',
+    symbol: 'ETHUSDT',
+    planType: 'normal_plan',
+    status: 'live',
+    createdTimeMs: 1_700_000_000_000,
+    updatedTimeMs: 1_700_000_000_001,
+    triggerPrice: '2000',
+  },
+} as unknown as EngineEvent;
+
+test('projectEvent when given each event of a trading stream gives the rows rowsOf names, column for column', () => {
+  const { engine } = tradingWorkload();
+  const events = [...engine.entries.flatMap((entry) => entry.events), position, plan];
+  const types = new Set(events.map((event) => event.type));
+  for (const type of ['OrderUpdated', 'FillRecorded', 'BillPosted', 'TradeRecorded', 'FundingRecorded'])
+    assert.ok(types.has(type as EngineEvent['type']), `the stream has ${type}`);
+  for (const event of events) {
+    const fast = new RowBatch();
+    projectEvent(fast, event);
+    const named = new RowBatch();
+    for (const write of rowsOf(event)) named.addWrite(write);
+    assert.deepEqual(byTarget(fast), byTarget(named), event.type);
+    for (const target of fast.targets) {
+      for (const row of fast.rowsOf(target)) {
+        assert.equal(row.length, target.table.columns.length, `${target.table.name} row width`);
+        for (const value of row) assert.ok(value !== undefined, `${target.table.name}: no undefined value`);
+      }
+    }
+  }
+});
+
+test('rowsOfEntries when given entries writes each journal row with its encoded body and checksum, then its projection rows', () => {
+  const { engine } = tradingWorkload();
+  const batch = rowsOfEntries(engine.entries);
+  const journal = batch.rowsOf(targetOf('journal', 'insert'));
+  assert.equal(journal.length, engine.entries.length);
+  for (const [index, entry] of engine.entries.entries()) {
+    const body = encode(entry.command);
+    assert.deepEqual(journal[index], [
+      entry.seq,
+      entry.command.timeMs,
+      entry.command.type,
+      body,
+      checksumOf(body),
+    ]);
+  }
+  const orders = batch.rowsOf(targetOf('orders', 'upsert'));
+  const updates = engine.entries
+    .flatMap((entry) => entry.events)
+    .filter((event) => event.type === 'OrderUpdated');
+  assert.equal(orders.length, updates.length, 'one order row per update, in order (folding is the store’s)');
+  assert.deepEqual(
+    orders.map((row) => JSON.parse(row[8] as string) as unknown),
+    updates.map((event) => event.order),
+  );
+});
+
+test('RowBatch when given rows of several targets keeps targets in first-use order and rows in order', () => {
+  const batch = new RowBatch();
+  assert.equal(batch.isEmpty, true);
+  const kyc = targetOf('agent_kyc', 'upsert');
+  const customers = targetOf('agent_customers', 'upsert');
+  batch.add(kyc, ['u1', 'a1', 'pass', 1]);
+  batch.add(customers, ['u1', 'a1', 2]);
+  batch.add(kyc, ['u1', 'a1', 'fail', 3]);
+  assert.equal(batch.isEmpty, false);
+  assert.deepEqual(batch.targets, [kyc, customers]);
+  assert.deepEqual(batch.rowsOf(kyc), [
+    ['u1', 'a1', 'pass', 1],
+    ['u1', 'a1', 'fail', 3],
+  ]);
+  assert.equal(targetOf('agent_kyc', 'upsert'), kyc, 'one target per table and mode');
+  assert.notEqual(targetOf('agent_kyc', 'insert'), kyc);
+});
