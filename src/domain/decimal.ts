@@ -92,6 +92,7 @@ function parseScaledExact(text: string, scale: number): bigint | null {
 
 /** Prints a scaled integer as a plain decimal string without trailing zeros ("0" for zero). */
 export function formatScaled(value: bigint, scale: number): string {
+  if (value === 0n) return '0';
   const negative = value < 0n;
   const digits = (negative ? -value : value).toString().padStart(scale + 1, '0');
   const split = digits.length - scale;

@@ -71,9 +71,39 @@ export function priceToTicks(instrument: Instrument, text: string): number | Ste
   return ticks > BigInt(Number.MAX_SAFE_INTEGER) ? 'range' : Number(ticks);
 }
 
+/**
+ * Printed prices and quantities per instrument record: the same few price levels and sizes
+ * are printed for every order view, fill and trade. Bounded: emptied when full.
+ */
+interface Printed {
+  prices: Map<number, string>;
+  quantities: Map<number, string>;
+}
+
+const printedCache = new WeakMap<Instrument, Printed>();
+const MAX_PRINTED = 4_096;
+
+function printedOf(instrument: Instrument): Printed {
+  let printed = printedCache.get(instrument);
+  if (!printed) {
+    printed = { prices: new Map(), quantities: new Map() };
+    printedCache.set(instrument, printed);
+  }
+  return printed;
+}
+
+function remember(texts: Map<number, string>, key: number, text: string): string {
+  if (texts.size >= MAX_PRINTED) texts.clear();
+  texts.set(key, text);
+  return text;
+}
+
 export function ticksToPrice(instrument: Instrument, ticks: number): string {
+  const { prices } = printedOf(instrument);
+  const known = prices.get(ticks);
+  if (known !== undefined) return known;
   const scales = scalesOf(instrument);
-  return formatScaled(BigInt(ticks) * scales.tickUnits, scales.pricePlaces);
+  return remember(prices, ticks, formatScaled(BigInt(ticks) * scales.tickUnits, scales.pricePlaces));
 }
 
 export function quantityToLots(instrument: Instrument, text: string): number | StepError {
@@ -86,8 +116,11 @@ export function quantityToLots(instrument: Instrument, text: string): number | S
 }
 
 export function lotsToQuantity(instrument: Instrument, lots: number): string {
+  const { quantities } = printedOf(instrument);
+  const known = quantities.get(lots);
+  if (known !== undefined) return known;
   const scales = scalesOf(instrument);
-  return formatScaled(BigInt(lots) * scales.lotUnits, scales.quantityPlaces);
+  return remember(quantities, lots, formatScaled(BigInt(lots) * scales.lotUnits, scales.quantityPlaces));
 }
 
 /** Base quantity of `lots` in money units (for base-coin balances). */
