@@ -26,7 +26,8 @@ export function encode(value: unknown): string {
 export function decode<T>(text: string): T {
   // Most journal bodies (orders, cancels) carry no tagged value: plain JSON.parse is several
   // times faster than one with a reviver, and gives the same result when no tag is present.
-  if (!text.includes('"$bigint"') && !text.includes('"$map"')) return JSON.parse(text) as T;
+  // Both tags start with `"$`: one scan tells whether a tag can be present.
+  if (!text.includes('"$')) return JSON.parse(text) as T;
   return JSON.parse(text, (_key, item: unknown) => {
     if (item !== null && typeof item === 'object' && !Array.isArray(item)) {
       const record = item as Record<string, unknown>;
