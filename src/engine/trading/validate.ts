@@ -39,6 +39,8 @@ interface Limits {
   minAmount: bigint;
   buyRatio: bigint;
   sellRatio: bigint;
+  /** The band at the last reference price seen. */
+  band?: { reference: bigint; highest: bigint | null; lowest: bigint | null };
 }
 
 const limitsCache = new WeakMap<Instrument, Limits>();
@@ -62,6 +64,20 @@ function limitsOf(instrument: Instrument): Limits {
     limitsCache.set(instrument, limits);
   }
   return limits;
+}
+
+/** The price band around `reference`, remembered for the last reference seen (it moves rarely). */
+function bandOf(limits: Limits, reference: bigint): { highest: bigint | null; lowest: bigint | null } {
+  const known = limits.band;
+  if (known && known.reference === reference) return known;
+  const { buyRatio, sellRatio } = limits;
+  const band = {
+    reference,
+    highest: buyRatio > 0n ? divide(reference * (RATIO_ONE + buyRatio), RATIO_ONE, 'down') : null,
+    lowest: sellRatio > 0n ? divide(reference * (RATIO_ONE - sellRatio), RATIO_ONE, 'up') : null,
+  };
+  limits.band = band;
+  return band;
 }
 
 function percentText(ratio: string): string {
@@ -163,9 +179,7 @@ export function validateOrder(
 
   const valid: ValidOrder = { instrument, key, priceTicks, quantityLots, quoteAmount };
   if (reference !== null) {
-    const { buyRatio, sellRatio } = limits;
-    const highest = buyRatio > 0n ? divide(reference * (RATIO_ONE + buyRatio), RATIO_ONE, 'down') : null;
-    const lowest = sellRatio > 0n ? divide(reference * (RATIO_ONE - sellRatio), RATIO_ONE, 'up') : null;
+    const { highest, lowest } = bandOf(limits, reference);
     if (request.orderType === 'limit') {
       const priceMoney = ticksToMoney(instrument, priceTicks);
       if (request.side === 'buy' && highest !== null && priceMoney > highest) {
