@@ -286,6 +286,50 @@ export function storeContract(harness: StoreHarness): ContractTest[] {
       },
     },
     {
+      name: `journalAfter when the journal spans many pages yields every record once, in order, and a damaged record in a later page ends it after exactly the records before it (${kind})`,
+      options: { timeout: 60_000 },
+      async body(t) {
+        const location = await harness.location(t);
+        const store = await opened(t, location);
+        const count = 12_345;
+        const entries = Array.from({ length: count }, (_, index) => ({
+          seq: index + 1,
+          command: { type: 'AdvanceClock' as const, timeMs: 1_000 + index, ms: 0 },
+          events: [],
+        }));
+        for (let at = 0; at < count; at += 1_000) await store.append(entries.slice(at, at + 1_000));
+        let pages = 0;
+        const seqs: number[] = [];
+        for await (const page of store.journalAfter(0)) {
+          pages += 1;
+          for (const entry of page) seqs.push(entry.seq);
+        }
+        assert.ok(pages > 1, `read in ${pages} page(s)`);
+        assert.deepEqual(
+          seqs,
+          entries.map((entry) => entry.seq),
+        );
+        const after: number[] = [];
+        for await (const entry of eachRecord(store.journalAfter(12_000))) after.push(entry.seq);
+        assert.deepEqual(
+          after,
+          entries.slice(12_000).map((entry) => entry.seq),
+        );
+
+        const damaged = 9_001;
+        await location.exec(`UPDATE journal SET body = substr(body, 2) WHERE seq = ${damaged}`);
+        const seen: number[] = [];
+        await assert.rejects(
+          async () => {
+            for await (const entry of eachRecord(store.journalAfter(0))) seen.push(entry.seq);
+          },
+          (error: unknown) => error instanceof CorruptJournalError && error.seq === damaged,
+        );
+        assert.equal(seen.length, damaged - 1, 'every record before the damaged one, none after');
+        await assert.rejects(recover(store), CorruptJournalError);
+      },
+    },
+    {
       name: `journalAfter when the last record's content was altered refuses it (${kind})`,
       async body(t) {
         const location = await harness.location(t);
