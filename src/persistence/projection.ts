@@ -78,11 +78,11 @@ export class RowBatch {
   }
 
   /** A named row, laid out by its table's columns (a missing column is undefined). */
-  addWrite(write: RowWrite): void {
-    const target = targetOf(write.table, write.mode);
-    const values: Value[] = new Array<Value>(target.columns.length);
-    for (let index = 0; index < values.length; index += 1) {
-      values[index] = write.row[target.columns[index] as string] as Value;
+  addWrite(write: RowWrite, target: Target = targetOf(write.table, write.mode)): void {
+    const columns = target.columns;
+    const values: Value[] = new Array<Value>(columns.length);
+    for (let index = 0; index < columns.length; index += 1) {
+      values[index] = write.row[columns[index] as string] as Value;
     }
     this.add(target, values);
   }
@@ -103,6 +103,7 @@ const FILLS = targetOf('fills', 'insert');
 const POSITION_HISTORY = targetOf('position_history', 'upsert');
 const TRADES = targetOf('trades', 'insert');
 const PLANS = targetOf('plans', 'upsert');
+const CANDLES = targetOf('candles', 'upsert');
 
 /** The rows of one event, added to `batch`. */
 export function projectEvent(batch: RowBatch, event: EngineEvent): void {
@@ -185,7 +186,7 @@ export function projectEvent(batch: RowBatch, event: EngineEvent): void {
         event.quantity,
         event.timeMs,
       ))
-        batch.addWrite(write);
+        batch.addWrite(write, CANDLES);
       return;
     case 'PlanUpdated': {
       // plan_id, uid, client_oid, category, symbol, plan_type, status, created_ms, updated_ms, body
