@@ -19,7 +19,8 @@
  * send time.
  *
  * Settings: BENCH_RUNS (5), BENCH_DURATION_MS (4000), BENCH_WARMUP_MS (1500),
- * BENCH_CONNECTIONS (64), BENCH_STORES (sqlite,postgres; also sqlite-inline: BOURSE_SQLITE_WRITER=inline), BENCH_POSTGRES_URL (admin URL,
+ * BENCH_CONNECTIONS (64), BENCH_STORES (sqlite,postgres; also sqlite-thread and sqlite-inline:
+ * BOURSE_SQLITE_WRITER set; sqlite is the default, the writer thread), BENCH_POSTGRES_URL (admin URL,
  * postgres://postgres@127.0.0.1:5432/postgres; a database is made and dropped).
  */
 import { execFile } from 'node:child_process';
@@ -38,6 +39,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',').filter(Boolean);
 const GOAL_ORDERS_PER_SECOND: Record<string, number> = {
   sqlite: 100_000,
+  'sqlite-thread': 100_000,
   'sqlite-inline': 100_000,
   postgres: 50_000,
 };
@@ -79,7 +81,8 @@ async function main(): Promise<void> {
     const targets: Target[] = [];
     for (const store of STORES) {
       const databaseUrl = store === 'postgres' ? await benchDatabase(cleanups) : undefined;
-      const env: Record<string, string> = store === 'sqlite-inline' ? { BOURSE_SQLITE_WRITER: 'inline' } : {};
+      const writer = /^sqlite-(thread|inline)$/.exec(store)?.[1];
+      const env: Record<string, string> = writer ? { BOURSE_SQLITE_WRITER: writer } : {};
       const child = await startBourseChild({ databaseUrl, env });
       children.push(child);
       targets.push({ name: `bourse, ${store}`, port: child.port, store });

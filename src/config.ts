@@ -26,7 +26,7 @@ export interface Config {
   seedDemo: boolean;
   /** postgres://… selects the PostgreSQL store; unset, the SQLite file in dataDir. */
   databaseUrl: string | undefined;
-  /** SQLite writes inline on the event loop (default) or in a writer thread (BOURSE_SQLITE_WRITER). */
+  /** SQLite writes in a writer thread (default) or inline on the event loop (BOURSE_SQLITE_WRITER). */
   sqliteWriter: 'thread' | 'inline';
   /** Price feeds and the liquidity provider (BOURSE_FEED, BOURSE_LIQUIDITY_*; docs/market-data.md). */
   market: MarketConfig;
@@ -62,8 +62,8 @@ function parseClockStart(text: string): number {
 }
 
 function sqliteWriter(value: string | undefined): 'thread' | 'inline' {
-  if (value === undefined || value === '' || value === 'inline') return 'inline';
-  if (value === 'thread') return 'thread';
+  if (value === undefined || value === '' || value === 'thread') return 'thread';
+  if (value === 'inline') return 'inline';
   throw new Error('BOURSE_SQLITE_WRITER must be thread or inline');
 }
 

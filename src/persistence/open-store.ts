@@ -12,7 +12,7 @@ export type AnyStore = SqliteStore | PostgresStore;
 export interface StoreSettings {
   dataDir: string;
   databaseUrl: string | undefined;
-  /** SQLite: writes inline on the event loop (default) or in a writer thread. */
+  /** SQLite: writes in a writer thread (default) or inline on the event loop. */
   sqliteWriter?: 'thread' | 'inline';
   onError?: (error: unknown) => void;
 }
@@ -25,5 +25,5 @@ export async function openStore(settings: StoreSettings): Promise<AnyStore & Sto
   if (settings.databaseUrl) {
     return openPostgresStore(settings.databaseUrl, settings.onError ? { onError: settings.onError } : {});
   }
-  return openSqliteStore(sqliteFileOf(settings.dataDir), { writer: settings.sqliteWriter ?? 'inline' });
+  return openSqliteStore(sqliteFileOf(settings.dataDir), { writer: settings.sqliteWriter ?? 'thread' });
 }

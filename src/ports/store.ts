@@ -263,6 +263,14 @@ export interface Store {
   journalAfter(seq: number): AsyncIterable<readonly { seq: number; command: Command }[]>;
   lastSeq(): Promise<number>;
   append(entries: readonly JournalEntry[]): Promise<void>;
+  /**
+   * How many appends may be in flight at once (default 1: the sequencer waits for each). A
+   * store that allows more applies them in call order, and fails every append called after
+   * a failed one, without writing it, until `resume()`: the journal never gets a gap.
+   */
+  readonly appendsInFlight?: number;
+  /** Lets appends through again after a failed one (the sequencer calls it before it rebuilds). */
+  resume?(): Promise<void>;
   saveSnapshot(snapshot: Snapshot): Promise<void>;
   bills(query: BillQuery): Promise<BillRow[]>;
   fundingRecords(uid: string, limit: number): Promise<FundingRow[]>;

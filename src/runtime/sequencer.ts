@@ -7,8 +7,12 @@
  * engine saw. Answers wait for their append, so no answer overtakes the durability of what
  * came before it.
  *
- * One append at a time, in order: commands submitted while an append is in flight (a
- * PostgreSQL round trip) form the next batch, written as soon as the first returns.
+ * Appends go to the store in order. Most stores take one at a time: commands submitted while
+ * an append is in flight (a PostgreSQL round trip) form the next batch, written as soon as the
+ * first returns. A store that queues appends itself (`appendsInFlight` > 1: the SQLite writer
+ * thread) is handed each group as soon as it reaches `groupCommands` commands, even in the
+ * middle of a turn, so that its commit overlaps the engine's work on the next group; such a
+ * store refuses every append after a failed one, so the journal never gets a gap.
  *
  * If an append fails, its answers and those of every command queued behind it (which ran on
  * top of it) are STORE_UNAVAILABLE, the venue's "outcome unknown, query by clientOid". The
@@ -40,14 +44,21 @@ export interface SequencerOptions {
   onRecovered?: (seq: number) => void;
   /** First and longest wait between rebuild attempts while the store is down. */
   retryMs?: { first: number; longest: number };
+  /** With a store that queues appends: commands per group handed over mid-turn (default 8). */
+  groupCommands?: number;
 }
 
 export class Sequencer {
   private entries: JournalEntry[] = [];
   private waiting: Waiting[] = [];
   private flushScheduled = false;
-  private flushing = false;
+  /** Appends handed to the store and not yet settled. */
+  private inFlight = 0;
+  private readonly maxInFlight: number;
+  private readonly groupCommands: number;
   private recovering = false;
+  /** An append failed: in-flight ones settle (failing), then the engine is rebuilt. */
+  private failed = false;
   private sinceSnapshot = 0;
   private snapshotting: Promise<void> | null = null;
   private stopped = false;
@@ -58,7 +69,10 @@ export class Sequencer {
     private seq: number,
     private readonly store: Store,
     private readonly options: SequencerOptions,
-  ) {}
+  ) {
+    this.maxInFlight = Math.max(1, store.appendsInFlight ?? 1);
+    this.groupCommands = Math.max(1, options.groupCommands ?? 8);
+  }
 
   get exchange(): Exchange {
     return this.current;
@@ -91,43 +105,56 @@ export class Sequencer {
     const { outcome, events } = this.current.execute(command);
     this.seq += 1;
     this.entries.push({ seq: this.seq, command, events });
-    this.scheduleFlush();
-    return new Promise((resolve) => {
+    const promise = new Promise<Outcome<T>>((resolve) => {
       this.waiting.push({ outcome, resolve: resolve as (outcome: Outcome<unknown>) => void });
     });
+    // A store that queues appends gets each group as it forms; others one per turn.
+    if (this.maxInFlight > 1 && this.entries.length >= this.groupCommands && this.inFlight < this.maxInFlight)
+      void this.flush();
+    else this.scheduleFlush();
+    return promise;
   }
 
   private scheduleFlush(): void {
-    if (this.flushScheduled || this.flushing) return;
+    if (this.flushScheduled || this.inFlight >= this.maxInFlight) return;
     this.flushScheduled = true;
-    setImmediate(() => void this.flush());
+    setImmediate(() => {
+      this.flushScheduled = false;
+      void this.flush();
+    });
   }
 
   private async flush(): Promise<void> {
-    this.flushScheduled = false;
-    if (this.entries.length === 0) return;
+    if (this.entries.length === 0 || this.inFlight >= this.maxInFlight || this.failed) return;
     const entries = this.entries;
     const waiting = this.waiting;
     this.entries = [];
     this.waiting = [];
-    this.flushing = true;
-    // Memory now equals the store plus exactly this batch: the moment to capture a snapshot,
-    // which is saved once the batch is durable.
+    this.inFlight += 1;
+    // Memory now equals the store plus the batches in flight plus exactly this one: the state
+    // after this batch, to be saved as a snapshot once the batch is durable.
     this.sinceSnapshot += entries.length;
     const snapshot = this.snapshotDue() ? this.capture() : null;
     try {
       await this.store.append(entries);
     } catch (error) {
-      this.flushing = false;
-      this.options.onStoreError?.(error);
-      const queued = this.waiting;
-      this.entries = [];
-      this.waiting = [];
-      for (const item of [...waiting, ...queued]) item.resolve(fail('STORE_UNAVAILABLE'));
-      await this.rebuild();
+      this.inFlight -= 1;
+      for (const item of waiting) item.resolve(fail('STORE_UNAVAILABLE'));
+      if (!this.failed) {
+        // The first failure: what queued behind it ran on top of it and fails too; appends
+        // still in flight fail as the store refuses them, and the rebuild waits for them.
+        this.failed = true;
+        this.recovering = true;
+        this.options.onStoreError?.(error);
+        const queued = this.waiting;
+        this.entries = [];
+        this.waiting = [];
+        for (const item of queued) item.resolve(fail('STORE_UNAVAILABLE'));
+      }
+      if (this.inFlight === 0) await this.rebuild();
       return;
     }
-    this.flushing = false;
+    this.inFlight -= 1;
     for (const listener of this.durableListeners) {
       try {
         listener(entries);
@@ -168,7 +195,7 @@ export class Sequencer {
       if (this.recovering) return;
       if (this.snapshotting) await this.snapshotting;
       // Only when memory equals the store: nothing queued, nothing in flight.
-      else if (this.entries.length === 0 && !this.flushing) break;
+      else if (this.entries.length === 0 && this.inFlight === 0) break;
     }
     await this.save(this.capture());
   }
@@ -180,7 +207,7 @@ export class Sequencer {
 
   /** Waits until everything submitted so far is durable (or answered as failed), snapshots included. */
   async drain(): Promise<void> {
-    while (this.flushScheduled || this.flushing || this.entries.length > 0 || this.snapshotting) {
+    while (this.flushScheduled || this.inFlight > 0 || this.entries.length > 0 || this.snapshotting) {
       if (this.snapshotting) await this.snapshotting;
       else await new Promise((resolve) => setImmediate(resolve));
     }
@@ -191,10 +218,12 @@ export class Sequencer {
     const { first, longest } = this.options.retryMs ?? { first: 50, longest: 2_000 };
     for (let attempt = 0; !this.stopped; attempt += 1) {
       try {
+        await this.store.resume?.();
         const recovered = await recover(this.store);
         this.current = recovered.exchange;
         this.seq = recovered.seq;
         this.sinceSnapshot = recovered.replayed;
+        this.failed = false;
         this.recovering = false;
         this.options.onRecovered?.(this.seq);
         return;

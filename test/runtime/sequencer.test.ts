@@ -174,3 +174,82 @@ test('snapshot when commands keep arriving is taken at a batch boundary and reco
   assert.equal(recovered.replayed, 60 - (snapshot?.seq ?? 0));
   assert.equal(stateHash(recovered.exchange.state), stateHash(sequencer.exchange.state));
 });
+
+/** A sequencer over a SQLite store whose writes run in the writer thread (appends queued). */
+function setUpThreaded(t: TestContext, wrap: (inner: Store) => Store = (inner) => inner) {
+  const dir = makeTempDir('bourse-sequencer-thread-');
+  const inner = openSqliteStore(join(dir, 'bourse.db'), { writer: 'thread' });
+  t.after(async () => {
+    await inner.close();
+    removeDir(dir);
+  });
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const wrapped = wrap(inner);
+  const store: Store = {
+    ...wrapped,
+    append: async (entries) => {
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      try {
+        await wrapped.append(entries);
+      } finally {
+        inFlight -= 1;
+      }
+    },
+  };
+  const sequencer = new Sequencer(new Exchange(), 0, store, {
+    snapshotEvery: 0,
+    retryMs: { first: 5, longest: 20 },
+    groupCommands: 4,
+  });
+  t.after(() => sequencer.stop());
+  return { sequencer, inner, maxInFlight: () => maxInFlight };
+}
+
+test('submit when the store queues appends hands over each group mid-turn, several in flight, answered in order', async (t) => {
+  const { sequencer, inner, maxInFlight } = setUpThreaded(t);
+  assert.equal(inner.appendsInFlight, 4);
+  const answered: number[] = [];
+  const outcomes = Array.from({ length: 40 }, (_, index) =>
+    sequencer.submit(createAccount()).then((outcome) => {
+      answered.push(index);
+      return outcome;
+    }),
+  );
+  assert.ok((await Promise.all(outcomes)).every((outcome) => outcome.ok));
+  assert.deepEqual(
+    answered,
+    [...answered].sort((a, b) => a - b),
+    'answers in submission order',
+  );
+  assert.ok(maxInFlight() > 1, `appends in flight at once: ${maxInFlight()}`);
+  assert.equal(await inner.lastSeq(), 40);
+  assert.equal(stateHash((await recover(inner)).exchange.state), stateHash(sequencer.exchange.state));
+});
+
+test('submit when a queued append fails refuses the appends behind it unwritten, then resumes', async (t) => {
+  let calls = 0;
+  // The third append is made to fail inside the writer thread (its first sequence number is
+  // taken already), while later appends are queued behind it.
+  const { sequencer, inner } = setUpThreaded(t, (inner) => ({
+    ...inner,
+    append: (entries) => {
+      calls += 1;
+      return inner.append(calls === 3 ? entries.map((entry) => ({ ...entry, seq: 1 })) : entries);
+    },
+  }));
+  const outcomes = await Promise.all(Array.from({ length: 40 }, () => sequencer.submit(createAccount())));
+  const firstFailed = outcomes.findIndex((outcome) => !outcome.ok);
+  assert.equal(firstFailed, 8, 'the first two groups of four were acknowledged');
+  assert.ok(
+    outcomes.slice(firstFailed).every((outcome) => !outcome.ok && outcome.code === 'STORE_UNAVAILABLE'),
+    'the failed group and everything after it answered STORE_UNAVAILABLE',
+  );
+  await until(() => !sequencer.unavailable, 'the rebuild');
+  assert.equal(await inner.lastSeq(), 8, 'nothing after the failed append was written: no gap');
+  assert.equal(sequencer.exchange.state.accounts.size, 8, 'memory holds exactly what was acknowledged');
+  assert.equal((await sequencer.submit(createAccount())).ok, true, 'service resumed by itself');
+  assert.equal(await inner.lastSeq(), 9);
+  assert.equal(stateHash((await recover(inner)).exchange.state), stateHash(sequencer.exchange.state));
+});

@@ -45,6 +45,8 @@ export interface PostgresStore extends Store {
 }
 
 const JOURNAL_PAGE = 5_000;
+/** Appends the sequencer may hand over at once (they are sent one after another). */
+const APPENDS_IN_FLIGHT = 4;
 const MIGRATION_LOCK = 0x626f7572; // 'bour'
 
 /** BIGINT columns come back as numbers, as SQLite's INTEGER does (every value is below 2^53). */
@@ -134,6 +136,10 @@ export async function openPostgresStore(
     pool.on('connect', (client) => client.on('error', reportError));
   }
   const writeTimeoutMs = options.writeTimeoutMs ?? 10_000;
+  /** The last append's outcome (settled either way): the next one is sent after it. */
+  let appendChain: Promise<void> = Promise.resolve();
+  /** Why an append failed, while later ones are refused (until `resume`). */
+  let refusing: string | null = null;
   try {
     await migrate(writer);
   } catch (error) {
@@ -167,9 +173,27 @@ export async function openPostgresStore(
       const [row] = await all({ text: 'SELECT MAX(seq) AS seq FROM journal', params: [] });
       return row?.seq === null || row?.seq === undefined ? 0 : Number(row.seq);
     },
-    async append(entries: readonly JournalEntry[]) {
+    // Appends are chained: each statement is built at once (on the caller's turn) and sent
+    // when the one before has committed, so the sequencer may hand over several; after a
+    // failed one, the rest are refused unsent until `resume`, so the journal never gets a gap.
+    appendsInFlight: APPENDS_IN_FLIGHT,
+    async resume() {
+      refusing = null;
+    },
+    append(entries: readonly JournalEntry[]) {
       const statement = batchStatement(rowsOfEntries(entries));
-      if (statement) await run(writer, { ...statement, query_timeout: writeTimeoutMs } as pg.QueryConfig);
+      const appended = appendChain.then(async () => {
+        if (refusing !== null)
+          throw new Error(`an earlier append failed (${refusing}); refused until resumed`);
+        try {
+          if (statement) await run(writer, { ...statement, query_timeout: writeTimeoutMs } as pg.QueryConfig);
+        } catch (error) {
+          refusing = error instanceof Error ? error.message : String(error);
+          throw error;
+        }
+      });
+      appendChain = appended.catch(() => undefined);
+      return appended;
     },
     async saveSnapshot(snapshot) {
       await run(writer, {

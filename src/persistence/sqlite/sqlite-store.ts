@@ -54,6 +54,9 @@ function migrate(db: Database.Database): void {
   }
 }
 
+/** Appends queued at once in the writer thread (the sequencer hands over each group as it forms). */
+const APPENDS_IN_FLIGHT = 4;
+
 /** Journal records per page read during recovery. */
 const JOURNAL_PAGE_ROWS = 4_096;
 
@@ -107,8 +110,14 @@ export function openSqliteStore(file: string, options: { writer?: WriterMode } =
       const row = prepared('SELECT MAX(seq) AS seq FROM journal').get() as { seq: number | null };
       return row.seq ?? 0;
     },
+    // The writer thread queues appends in order and refuses those after a failed one until
+    // `resume`, so several may be in flight; inline, each commits before `append` returns.
+    appendsInFlight: writer.threaded ? APPENDS_IN_FLIGHT : 1,
+    async resume() {
+      await writer.resume();
+    },
     async append(entries) {
-      await writer.write(rowsOfEntries(entries));
+      await writer.write(rowsOfEntries(entries), true);
     },
     async saveSnapshot(snapshot) {
       await writer.saveSnapshot(snapshot);

@@ -24,11 +24,29 @@ const write = db.transaction((groups) => {
   }
 });
 
+// Appends (writes marked `chained`) may be queued several at a time: once one fails, every
+// later one is refused unwritten until `resume`, so the journal never gets a gap.
+let refusing = null;
+
+function append(groups) {
+  if (refusing !== null) throw new Error(`an earlier append failed (${refusing}); refused until resumed`);
+  try {
+    write(groups);
+  } catch (error) {
+    refusing = String(error?.message ?? error);
+    throw error;
+  }
+}
+
 function handle(request) {
   if (request.statements) prepare(request.statements);
   switch (request.op) {
     case 'write':
-      write(request.groups);
+      if (request.chained) append(request.groups);
+      else write(request.groups);
+      return undefined;
+    case 'resume':
+      refusing = null;
       return undefined;
     case 'pragma':
       return db.pragma(request.text);

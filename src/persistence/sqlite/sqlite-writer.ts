@@ -24,7 +24,11 @@ type WriterResponse =
 /** Rows of one statement, each its values in the statement's column order. */
 type Group = [statement: number, rows: Value[][]];
 
-type WriterRequest = { op: 'write'; groups: Group[] } | { op: 'pragma'; text: string } | { op: 'close' };
+type WriterRequest =
+  | { op: 'write'; groups: Group[]; chained?: boolean }
+  | { op: 'resume' }
+  | { op: 'pragma'; text: string }
+  | { op: 'close' };
 
 function statementText(table: string, mode: RowWrite['mode']): string {
   const spec = tableOf(table);
@@ -85,14 +89,29 @@ export class SqliteWriter {
     this.inline = mode === 'inline' && db ? new InlineWriter(db) : null;
   }
 
-  /** Writes a batch in one transaction; resolves once committed. */
-  write(batch: RowBatch): Promise<unknown> {
+  /**
+   * Writes a batch in one transaction; resolves once committed. `chained` (appends): in the
+   * writer thread, once a chained write fails every later one is refused unwritten until
+   * `resume`, so several may be queued without risking a gap in the journal.
+   */
+  write(batch: RowBatch, chained = false): Promise<unknown> {
     const groups: Group[] = new Array<Group>(batch.targets.length);
     for (let at = 0; at < groups.length; at += 1) {
       const target = batch.targets[at] as Target;
       groups[at] = [this.statementOf(target), batch.rowsOf(target)];
     }
-    return this.request({ op: 'write', groups });
+    return this.request(chained ? { op: 'write', groups, chained } : { op: 'write', groups });
+  }
+
+  /** True when writes run in the writer thread (several may then be queued at once). */
+  get threaded(): boolean {
+    return this.inline === null;
+  }
+
+  /** Lets chained writes through again after a failed one. */
+  async resume(): Promise<void> {
+    if (this.inline) return;
+    await this.request({ op: 'resume' });
   }
 
   /** Saves a snapshot and deletes older ones, in one transaction. */
