@@ -14,6 +14,7 @@
  * commands where each sell fills the buy placed just before it (a trade every two
  * commands), a deposit every 50th command, a cancel of a resting order every 25th.
  */
+import { fundedSpotAccounts } from './support/spot-setup.ts';
 import { cpus } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,6 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command, OrderRequest } from '../src/domain/commands.ts';
 import { Exchange } from '../src/engine/exchange.ts';
-import { DEFAULT_INDEX_PRICES, defaultCatalogue } from '../src/engine/instruments/catalogue.ts';
 import { stateHash } from '../src/engine/state-hash.ts';
 import { encode } from '../src/persistence/codec.ts';
 import type { AnyStore } from '../src/persistence/open-store.ts';
@@ -60,42 +60,6 @@ class Recorder {
   }
 }
 
-function setUp(recorder: Recorder, accounts: number): string[] {
-  for (const instrument of defaultCatalogue().filter((item) => item.category === 'SPOT')) {
-    recorder.run({ type: 'AddInstrument', timeMs: recorder.tick(), instrument });
-    const indexPrice = DEFAULT_INDEX_PRICES[instrument.baseCoin] ?? '1';
-    const { category, symbol } = instrument;
-    recorder.run({ type: 'SetIndexPrice', timeMs: recorder.tick(), category, symbol, indexPrice });
-  }
-  const uids: string[] = [];
-  for (let index = 0; index < accounts; index += 1) {
-    const { uid } = recorder.run({
-      type: 'CreateAccount',
-      timeMs: recorder.tick(),
-      kind: 'main',
-      parentUid: null,
-      mode: 'classic',
-      label: '',
-    }) as { uid: string };
-    for (const [coin, amount] of [
-      ['USDT', 10n ** 17n],
-      ['BTC', 10n ** 13n],
-    ] as const) {
-      recorder.run({
-        type: 'Deposit',
-        timeMs: recorder.tick(),
-        uid,
-        coin,
-        amount,
-        wallet: 'spot',
-        subType: 'onchain',
-      });
-    }
-    uids.push(uid);
-  }
-  return uids;
-}
-
 function limit(side: 'buy' | 'sell', price: string): OrderRequest {
   return {
     symbol: 'BTCUSDT',
@@ -111,7 +75,7 @@ function limit(side: 'buy' | 'sell', price: string): OrderRequest {
 /** The journal of `count` commands (setup included). */
 export function journal(count: number): Recorder {
   const recorder = new Recorder();
-  const uids = setUp(recorder, ACCOUNTS);
+  const uids = fundedSpotAccounts(recorder, ACCOUNTS);
   const resting: { uid: string; orderId: string }[] = [];
   let crossing = 0;
   for (let step = 0; recorder.entries.length < count; step += 1) {
@@ -171,7 +135,7 @@ const PER_ACCOUNT = 200;
 /** 100,000 resting orders: 500 accounts × 200 (the per-symbol limit), bids below the market. */
 function restingBook(count: number): Recorder {
   const recorder = new Recorder();
-  const uids = setUp(recorder, Math.ceil(count / PER_ACCOUNT));
+  const uids = fundedSpotAccounts(recorder, Math.ceil(count / PER_ACCOUNT));
   for (let index = 0; index < count; index += 1) {
     const price = (55_000 + (index % 4_000)).toFixed(2);
     recorder.run({

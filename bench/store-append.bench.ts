@@ -19,6 +19,7 @@
  *   npx tsx bench/store-append.bench.ts
  *   BENCH_STORES=sqlite,sqlite-thread,postgres BENCH_WORKLOADS=entry,crossing BENCH_RUNS=5 npx tsx bench/store-append.bench.ts
  */
+import { fundedSpotAccounts } from './support/spot-setup.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +27,6 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { Command, OrderRequest } from '../src/domain/commands.ts';
 import { Exchange } from '../src/engine/exchange.ts';
-import { DEFAULT_INDEX_PRICES, defaultCatalogue } from '../src/engine/instruments/catalogue.ts';
 import type { AnyStore } from '../src/persistence/open-store.ts';
 import { openPostgresStore } from '../src/persistence/postgres/postgres-store.ts';
 import { openSqliteStore } from '../src/persistence/sqlite/sqlite-store.ts';
@@ -69,42 +69,6 @@ class Recorder {
     this.entries = [];
     return entries;
   }
-}
-
-function setUp(recorder: Recorder): string[] {
-  for (const instrument of defaultCatalogue().filter((item) => item.category === 'SPOT')) {
-    recorder.run({ type: 'AddInstrument', timeMs: recorder.tick(), instrument });
-    const indexPrice = DEFAULT_INDEX_PRICES[instrument.baseCoin] ?? '1';
-    const { category, symbol } = instrument;
-    recorder.run({ type: 'SetIndexPrice', timeMs: recorder.tick(), category, symbol, indexPrice });
-  }
-  const uids: string[] = [];
-  for (let index = 0; index < ACCOUNTS; index += 1) {
-    const { uid } = recorder.run({
-      type: 'CreateAccount',
-      timeMs: recorder.tick(),
-      kind: 'main',
-      parentUid: null,
-      mode: 'classic',
-      label: '',
-    }) as { uid: string };
-    for (const [coin, amount] of [
-      ['USDT', 10n ** 17n],
-      ['BTC', 10n ** 13n],
-    ] as const) {
-      recorder.run({
-        type: 'Deposit',
-        timeMs: recorder.tick(),
-        uid,
-        coin,
-        amount,
-        wallet: 'spot',
-        subType: 'onchain',
-      });
-    }
-    uids.push(uid);
-  }
-  return uids;
 }
 
 /** The items of one place-batch request (bench/support/order-batch.ts), as the route parses them. */
@@ -177,7 +141,7 @@ async function run(kind: string, workload: Workload): Promise<RunFigures> {
   const store = await openBenchStore(kind, cleanups);
   try {
     const recorder = new Recorder();
-    const uids = setUp(recorder);
+    const uids = fundedSpotAccounts(recorder, ACCOUNTS);
     await store.append(recorder.take());
     // Warm-up (statements prepared, JIT), then the measured appends.
     for (const entries of appendsOf(recorder, uids, workload, 3)) await store.append(entries);
@@ -237,7 +201,7 @@ export function sampleAppends(
   count: number,
 ): { setUp: JournalEntry[]; appends: JournalEntry[][] } {
   const recorder = new Recorder();
-  const uids = setUp(recorder);
+  const uids = fundedSpotAccounts(recorder, ACCOUNTS);
   const first = recorder.take();
   return { setUp: first, appends: appendsOf(recorder, uids, workload, count) };
 }
