@@ -298,3 +298,48 @@ await postgresTests('batch-write tests', [
     },
   },
 ]);
+
+test('SQLite append when candles of one bucket repeat in and across appends stores what one append per trade stores (inline and thread)', async (t) => {
+  // Five trades, three in the minute from 60,000 ms and two in the next; the first three are
+  // one append (their candle rows fold into one per resolution), the last two another.
+  const trades: [string, string, number][] = [
+    ['60000', '0.5', 60_000],
+    ['61000', '0.25', 60_500],
+    ['59000', '1', 61_000],
+    ['60500', '2', 121_000],
+    ['60400', '0.1', 121_500],
+  ];
+  const entries: JournalEntry[] = trades.map(([price, quantity, timeMs], index) => ({
+    seq: index + 1,
+    command: { type: 'AdvanceClock', timeMs, ms: 0 },
+    events: [
+      {
+        type: 'TradeRecorded',
+        tradeId: `t${index}`,
+        category: 'SPOT',
+        symbol: 'BTCUSDT',
+        price,
+        quantity,
+        side: 'buy',
+        timeMs,
+      },
+    ],
+  }));
+  const [grouped, single] = ['grouped', 'single'].map((name) => {
+    const dir = makeTempDir(`bourse-candles-${name}-`);
+    t.after(() => removeDir(dir));
+    return dir;
+  });
+  for (const writer of ['inline', 'thread'] as const) {
+    const folded = openSqliteStore(join(grouped as string, `${writer}.db`), { writer });
+    const oneByOne = openSqliteStore(join(single as string, `${writer}.db`), { writer });
+    t.after(() => Promise.all([folded.close(), oneByOne.close()]));
+    await folded.append(entries.slice(0, 3));
+    await folded.append(entries.slice(3));
+    for (const entry of entries) await oneByOne.append([entry]);
+    const candles = (store: AnyStore) => dumpTables(store).then((tables) => tables.candles);
+    const expected = await candles(oneByOne);
+    assert.equal(expected?.length, 3, 'two 1m buckets and one 1h bucket');
+    assert.deepEqual(await candles(folded), expected, `${writer}: the same candles`);
+  }
+});

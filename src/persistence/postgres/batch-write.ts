@@ -16,8 +16,9 @@
  * schema.ts mergeRows), which is what writing them one by one ends with.
  */
 import { crc32 } from 'node:zlib';
+import { folded } from '../fold-rows.ts';
 import type { RowBatch, Target, Value } from '../projection.ts';
-import { mergeAssignments, type MergeRule } from '../schema.ts';
+import { mergeAssignments } from '../schema.ts';
 
 /** `?` → `$1, $2, …` (the shared queries contain no `?` inside literals). */
 export function numbered(text: string): string {
@@ -29,56 +30,6 @@ export interface BatchStatement {
   name: string;
   text: string;
   values: string[];
-}
-
-/** The merge rules of a target's table, by column position. */
-const mergePlans = new Map<number, [index: number, rule: MergeRule][]>();
-
-function mergePlanOf(target: Target): [number, MergeRule][] {
-  let plan = mergePlans.get(target.slot);
-  if (!plan) {
-    plan = Object.entries(target.table.merge ?? {}).map(
-      ([column, rule]) => [target.columns.indexOf(column), rule] as [number, MergeRule],
-    );
-    mergePlans.set(target.slot, plan);
-  }
-  return plan;
-}
-
-/** Two rows with the same key, combined as the database combines them (schema.ts mergeRows). */
-function merged(plan: readonly [number, MergeRule][], older: Value[], newer: Value[]): Value[] {
-  const row = older.slice();
-  for (const [index, rule] of plan) {
-    const before = older[index];
-    const after = newer[index];
-    if (after === undefined) continue;
-    if (rule === 'replace' || before === undefined) {
-      row[index] = after;
-      continue;
-    }
-    const a = BigInt(before);
-    const b = BigInt(after);
-    const value = rule === 'sum' ? a + b : rule === 'max' ? (a > b ? a : b) : a < b ? a : b;
-    row[index] = typeof after === 'number' && typeof before === 'number' ? Number(value) : value.toString();
-  }
-  return row;
-}
-
-/** Upserts folded per primary key, in first-seen order: the last row wins, or rows merge. */
-function folded(target: Target, rows: Value[][]): Value[][] {
-  if (target.mode !== 'upsert' || rows.length < 2) return rows;
-  const plan = target.table.merge ? mergePlanOf(target) : null;
-  const byKey = new Map<Value, number>();
-  const out: Value[][] = [];
-  for (const row of rows) {
-    const key = row[target.keyIndex] as Value;
-    const at = byKey.get(key);
-    if (at === undefined) {
-      byKey.set(key, out.length);
-      out.push(row);
-    } else out[at] = plan ? merged(plan, out[at] as Value[], row) : row;
-  }
-  return out;
 }
 
 /** A lone UTF-16 surrogate (JSON.stringify writes it as `\udxxx`, which jsonb refuses). */

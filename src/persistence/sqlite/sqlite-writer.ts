@@ -15,6 +15,7 @@
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { Snapshot } from '../../ports/store.ts';
+import { folded } from '../fold-rows.ts';
 import type { RowBatch, RowWrite, Target, Value } from '../projection.ts';
 import { mergeAssignments, tableOf } from '../schema.ts';
 
@@ -98,7 +99,8 @@ export class SqliteWriter {
     const groups: Group[] = new Array<Group>(batch.targets.length);
     for (let at = 0; at < groups.length; at += 1) {
       const target = batch.targets[at] as Target;
-      groups[at] = [this.statementOf(target), batch.rowsOf(target)];
+      // Upserts folded per key first: the same end state with fewer rows to write.
+      groups[at] = [this.statementOf(target), folded(target, batch.rowsOf(target))];
     }
     return this.request(chained ? { op: 'write', groups, chained } : { op: 'write', groups });
   }
