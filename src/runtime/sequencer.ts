@@ -10,9 +10,12 @@
  * Appends go to the store in order. Most stores take one at a time: commands submitted while
  * an append is in flight (a PostgreSQL round trip) form the next batch, written as soon as the
  * first returns. A store that queues appends itself (`appendsInFlight` > 1: the SQLite writer
- * thread) is handed each group as soon as it reaches `groupCommands` commands, even in the
- * middle of a turn, so that its commit overlaps the engine's work on the next group; such a
- * store refuses every append after a failed one, so the journal never gets a gap.
+ * thread, PostgreSQL's chained statements) is handed each full group of `groupCommands`
+ * commands as soon as it forms, even in the middle of a turn, so that its commit overlaps the
+ * engine's work on the next group; a partial group goes at the end of a turn only when nothing
+ * is in flight, and otherwise grows until the appends in flight return (one commit shared by
+ * what arrived meanwhile). Such a store refuses every append after a failed one, so the
+ * journal never gets a gap.
  *
  * If an append fails, its answers and those of every command queued behind it (which ran on
  * top of it) are STORE_UNAVAILABLE, the venue's "outcome unknown, query by clientOid". The
@@ -108,15 +111,27 @@ export class Sequencer {
     const promise = new Promise<Outcome<T>>((resolve) => {
       this.waiting.push({ outcome, resolve: resolve as (outcome: Outcome<unknown>) => void });
     });
-    // A store that queues appends gets each group as it forms; others one per turn.
-    if (this.maxInFlight > 1 && this.entries.length >= this.groupCommands && this.inFlight < this.maxInFlight)
+    // A store that queues appends gets each full group as it forms; otherwise at the turn's end.
+    if (this.maxInFlight > 1 && this.entries.length >= this.groupCommands && this.mayFlush())
       void this.flush();
     else this.scheduleFlush();
     return promise;
   }
 
+  /**
+   * Whether the queued commands may go now: always when nothing is in flight; beside appends
+   * in flight only a full group (so commits overlap the engine's work under load), while a
+   * partial one waits for them and grows (so a light load still shares one commit and fsync
+   * among the commands that arrive during one, instead of one each).
+   */
+  private mayFlush(): boolean {
+    if (this.entries.length === 0 || this.failed) return false;
+    if (this.inFlight === 0) return true;
+    return this.inFlight < this.maxInFlight && this.entries.length >= this.groupCommands;
+  }
+
   private scheduleFlush(): void {
-    if (this.flushScheduled || this.inFlight >= this.maxInFlight) return;
+    if (this.flushScheduled) return;
     this.flushScheduled = true;
     setImmediate(() => {
       this.flushScheduled = false;
@@ -125,7 +140,7 @@ export class Sequencer {
   }
 
   private async flush(): Promise<void> {
-    if (this.entries.length === 0 || this.inFlight >= this.maxInFlight || this.failed) return;
+    if (!this.mayFlush()) return;
     const entries = this.entries;
     const waiting = this.waiting;
     this.entries = [];

@@ -253,3 +253,44 @@ test('submit when a queued append fails refuses the appends behind it unwritten,
   assert.equal(await inner.lastSeq(), 9);
   assert.equal(stateHash((await recover(inner)).exchange.state), stateHash(sequencer.exchange.state));
 });
+
+test('submit when appends are in flight hands over a full group at once and lets a partial one grow until they return', async (t) => {
+  const dir = makeTempDir('bourse-sequencer-groups-');
+  const inner = openSqliteStore(join(dir, 'bourse.db'));
+  t.after(async () => {
+    await inner.close();
+    removeDir(dir);
+  });
+  const batches: number[][] = [];
+  const gates: (() => void)[] = [];
+  // Queues appends (in order, as the writer thread does); each waits for its gate.
+  let chain: Promise<void> = Promise.resolve();
+  const store: Store = {
+    ...inner,
+    appendsInFlight: 4,
+    append: (entries) => {
+      batches.push(entries.map((entry) => entry.seq));
+      const gate = new Promise<void>((resolve) => gates.push(resolve));
+      const appended = chain.then(() => gate).then(() => inner.append(entries));
+      chain = appended;
+      return appended;
+    },
+  };
+  const sequencer = new Sequencer(new Exchange(), 0, store, { snapshotEvery: 0, groupCommands: 4 });
+  t.after(() => sequencer.stop());
+
+  const first = sequencer.submit(createAccount());
+  await nextTurn();
+  assert.deepEqual(batches, [[1]], 'a partial group goes at the end of its turn when nothing is in flight');
+  const partial = [sequencer.submit(createAccount())];
+  await nextTurn();
+  partial.push(sequencer.submit(createAccount()));
+  await nextTurn();
+  assert.deepEqual(batches, [[1]], 'a partial group waits while an append is in flight');
+  const full = Array.from({ length: 2 }, () => sequencer.submit(createAccount()));
+  assert.deepEqual(batches, [[1], [2, 3, 4, 5]], 'a full group goes at once, beside the one in flight');
+  for (const open of gates.splice(0)) open();
+  await Promise.all([first, ...partial, ...full]);
+  assert.equal(await inner.lastSeq(), 5);
+  assert.equal(stateHash((await recover(inner)).exchange.state), stateHash(sequencer.exchange.state));
+});
