@@ -1,20 +1,21 @@
 /**
  * SQLite store (better-sqlite3, WAL, synchronous=FULL): the embedded default.
  *
- * One `append` is one transaction and one fsync, however many commands it carries: the
- * sequencer calls it once per event-loop turn (group commit). Writes run inline on this
- * connection (the default) or, with `writer: 'thread'`, in a writer thread with its own
- * connection (sqlite-writer.ts), so that commits and fsyncs leave the event loop and the next
- * batch forms meanwhile; on the 2-core reference machine that did not raise throughput
- * (docs/performance.md), hence the default. Reads always run here and see every commit that
- * has returned (WAL). Each journal row carries a
+ * One `append` is one transaction and one fsync, however many commands it carries (group
+ * commit). With `writer: 'thread'` (what the server uses unless BOURSE_SQLITE_WRITER=inline)
+ * writes run in a writer thread with its own connection (sqlite-writer.ts), so commits and
+ * fsyncs leave the event loop and up to APPENDS_IN_FLIGHT appends queue there while the next
+ * group forms; with `writer: 'inline'` (this function's default, for in-process tools and
+ * tests) they run on this connection. Reads always run here and see every commit that has
+ * returned (WAL). Each journal row carries a
  * CRC-32 of its body; recovery refuses a row whose checksum does not match
  * (persistence/journal-record.ts). Tables, rows and queries come from persistence/schema.ts,
  * projection.ts, queries.ts and sql-reads.ts, shared with every other store.
  *
  * A failed write (disk full, I/O error, the file locked by another process) rolls the whole
  * transaction back and rejects; the connection stays usable, so the next append succeeds as
- * soon as the cause is gone.
+ * soon as the cause is gone (in the writer thread, once `resume()` lets appends through again:
+ * the ones queued behind a failed one are refused, so the journal gets no gap).
  */
 import Database from 'better-sqlite3';
 import type { Snapshot, Store } from '../../ports/store.ts';

@@ -1,8 +1,8 @@
 /**
  * The write side of the SQLite store: one `write` is one transaction (all or nothing) of a
- * RowBatch, run inline on the store's connection (the default) or in a writer thread
- * (sqlite-writer-worker.mjs) with its own connection (WAL, synchronous=FULL: a commit is on
- * disk when it returns), so that commits and their fsyncs leave the event loop.
+ * RowBatch, run in a writer thread (sqlite-writer-worker.mjs; the server's default) with its
+ * own connection (WAL, synchronous=FULL: a commit is on disk when it returns), so that commits
+ * and their fsyncs leave the event loop, or inline on the store's connection.
  *
  * This side turns targets into statements: one prepared statement per table and mode (a table
  * with merge rules merges an upsert into the stored row, others replace it), its text sent to
@@ -42,7 +42,7 @@ function statementText(table: string, mode: RowWrite['mode']): string {
   return `${verb} INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${conflict}`;
 }
 
-/** Where writes run: inline on the caller's connection (default), or a writer thread. */
+/** Where writes run: a writer thread (the server's default), or inline on the caller's connection. */
 export type WriterMode = 'thread' | 'inline';
 
 /** The inline writer: the thread's handler, run on the main connection. */
