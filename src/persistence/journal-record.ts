@@ -30,9 +30,22 @@ export function checksumOf(body: string): number {
 
 const JOURNAL = targetOf('journal', 'insert');
 
+/**
+ * A command's journal body: the codec's text. Commands hold no Map (domain/commands.ts), so
+ * plain JSON.stringify gives that text unless a bigint is present, which makes it throw: then
+ * the tagging encoder. Saves walking every command for tags first (most hold none).
+ */
+function encodeCommand(command: Command): string {
+  try {
+    return JSON.stringify(command);
+  } catch {
+    return encode(command);
+  }
+}
+
 /** The journal row of one entry, in column order (table `journal` in schema.ts): seq, time_ms, type, body, checksum. */
 export function journalValues(entry: JournalEntry): [number, number, string, string, number] {
-  const body = encode(entry.command);
+  const body = encodeCommand(entry.command);
   return [entry.seq, entry.command.timeMs, entry.command.type, body, checksumOf(body)];
 }
 
