@@ -27,7 +27,8 @@ import {
 } from '../params.ts';
 import { reject } from '../request.ts';
 
-const isZero = (text: string | undefined) => text === undefined || /^0*(\.0*)?$/.test(text);
+/** An absent or zero decimal text ("0", "0.00"): the venue's way of leaving a price unset. */
+export const isZero = (text: string | undefined) => text === undefined || /^0*(\.0*)?$/.test(text);
 
 export function planClientOid(fields: Fields, name = 'clientOid'): string | undefined {
   const clientOid = optionalString(fields, name);

@@ -39,3 +39,10 @@ export function signedRoutes(family: RouteFamily) {
     };
   };
 }
+
+/** A family whose POST routes write its area and whose GET routes read it. */
+export function signedRoutesByMethod(family: RouteFamily) {
+  const route = signedRoutes(family);
+  return (method: Route['method'], path: string, perSecond: number, handler: Route['handler']): Route =>
+    route(method, path, perSecond, method === 'POST', handler);
+}

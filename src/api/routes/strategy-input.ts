@@ -25,9 +25,8 @@ import {
   type Fields,
 } from '../params.ts';
 import { reject } from '../request.ts';
-import { tpslRequest } from './plan-input.ts';
+import { isZero, tpslRequest } from './plan-input.ts';
 export const TRIGGER_PLANS: PlanType[] = ['normal_plan', 'track_plan'];
-const isZero = (text: string | undefined) => text === undefined || /^0*(\.0*)?$/.test(text);
 
 export function futuresCategory(fields: Fields): Category {
   const category = parseCategory(requiredString(fields, 'category'), V3_CATEGORIES);

@@ -7,7 +7,7 @@ import { HOLD_SIDES, POSITION_MODES } from '../../domain/position.ts';
 import { asObject, optionalEnum, optionalString, requiredEnum, requiredString } from '../params.ts';
 import { caller, reject, type ApiRequest, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
-import { signedRoutes } from './route-kit.ts';
+import { signedRoutesByMethod } from './route-kit.ts';
 import { v3Position } from '../wire/futures.ts';
 import { positionsOf, submit } from './futures-service.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
@@ -21,13 +21,7 @@ function futuresCategory(text: string | undefined): Category {
 
 export function v3FuturesRoutes(services: Services): Route[] {
   const uidOf = (request: ApiRequest) => caller(request).account.uid;
-  const family = signedRoutes({ dialect: 'v3', accountMode: 'unified', area: 'futures_positions' });
-  const route = (
-    method: Route['method'],
-    path: string,
-    perSecond: number,
-    handler: Route['handler'],
-  ): Route => family(method, path, perSecond, method === 'POST', handler);
+  const route = signedRoutesByMethod({ dialect: 'v3', accountMode: 'unified', area: 'futures_positions' });
   const leverageOf = (text: string | undefined) => {
     if (text === undefined) return undefined;
     if (!/^\d{1,4}$/.test(text)) reject('PARAM_ERROR', 'leverage');

@@ -28,7 +28,7 @@ import {
 } from '../params.ts';
 import { caller, reject, Rejected, type ApiRequest, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
-import { signedRoutes } from './route-kit.ts';
+import { signedRoutesByMethod } from './route-kit.ts';
 import { v3StrategyRow } from '../wire/plans.ts';
 import { submit } from './futures-service.ts';
 import { planClientOid } from './plan-input.ts';
@@ -54,13 +54,7 @@ export function v3StrategyRoutes(services: Services): Route[] {
   const state = () => services.sequencer.exchange.state;
   const uidOf = (request: ApiRequest) => caller(request).account.uid;
   const now = () => services.clock.now();
-  const family = signedRoutes({ dialect: 'v3', accountMode: 'unified', area: 'futures_orders' });
-  const route = (
-    method: Route['method'],
-    path: string,
-    perSecond: number,
-    handler: Route['handler'],
-  ): Route => family(method, path, perSecond, method === 'POST', handler);
+  const route = signedRoutesByMethod({ dialect: 'v3', accountMode: 'unified', area: 'futures_orders' });
   /** The live legs of a strategy order, with their views. */
   const legsOf = (uid: string, target: PlanReference) => {
     const legs = resolvePlans(state().plans, uid, target);
