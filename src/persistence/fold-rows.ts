@@ -6,7 +6,7 @@
  * updates each candle once per trade).
  */
 import type { Target, Value } from './projection.ts';
-import type { MergeRule } from './schema.ts';
+import { mergeValue, type MergeRule } from './schema.ts';
 
 /** The merge rules of a target's table, by column position. */
 const mergePlans = new Map<number, [index: number, rule: MergeRule][]>();
@@ -26,17 +26,8 @@ function mergePlanOf(target: Target): [number, MergeRule][] {
 function merged(plan: readonly [number, MergeRule][], older: Value[], newer: Value[]): Value[] {
   const row = older.slice();
   for (const [index, rule] of plan) {
-    const before = older[index];
     const after = newer[index];
-    if (after === undefined) continue;
-    if (rule === 'replace' || before === undefined) {
-      row[index] = after;
-      continue;
-    }
-    const a = BigInt(before);
-    const b = BigInt(after);
-    const value = rule === 'sum' ? a + b : rule === 'max' ? (a > b ? a : b) : a < b ? a : b;
-    row[index] = typeof after === 'number' && typeof before === 'number' ? Number(value) : value.toString();
+    if (after !== undefined) row[index] = mergeValue(rule, older[index], after);
   }
   return row;
 }

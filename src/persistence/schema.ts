@@ -369,20 +369,23 @@ export function mergeAssignments(table: Table, dialect: Dialect): string[] {
 export function mergeRows<T extends Record<string, string | number>>(table: Table, older: T, newer: T): T {
   const merged: Record<string, string | number> = { ...older };
   for (const [column, rule] of Object.entries(table.merge ?? {})) {
-    const before = older[column];
     const after = newer[column];
-    if (after === undefined) continue;
-    if (rule === 'replace' || before === undefined) {
-      merged[column] = after;
-      continue;
-    }
-    const a = BigInt(before);
-    const b = BigInt(after);
-    const value = rule === 'sum' ? a + b : rule === 'max' ? (a > b ? a : b) : a < b ? a : b;
-    merged[column] =
-      typeof after === 'number' && typeof before === 'number' ? Number(value) : value.toString();
+    if (after !== undefined) merged[column] = mergeValue(rule, older[column], after);
   }
   return merged as T;
+}
+
+/** One column of a merge: the stored value `before` and the incoming `after`, by `rule`. */
+export function mergeValue(
+  rule: MergeRule,
+  before: string | number | undefined,
+  after: string | number,
+): string | number {
+  if (rule === 'replace' || before === undefined) return after;
+  const a = BigInt(before);
+  const b = BigInt(after);
+  const value = rule === 'sum' ? a + b : rule === 'max' ? (a > b ? a : b) : a < b ? a : b;
+  return typeof after === 'number' && typeof before === 'number' ? Number(value) : value.toString();
 }
 
 export function tableOf(name: string): Table {
