@@ -5,23 +5,11 @@
  * the reading with CorruptJournalError after the intact records before it were yielded.
  */
 import type { Command } from '../domain/commands.ts';
-import { decode } from './codec.ts';
-import { CorruptJournalError, verifiedCommand } from './journal-record.ts';
+import { CorruptJournalError, decodedCommand, verifiedCommand } from './journal-record.ts';
 
 export interface JournalRecord {
   seq: number;
   command: Command;
-}
-
-/** A command from a body whose checksum already matched (checked where it was read). */
-export function decodedCommand(seq: number, body: string): Command {
-  try {
-    const command = decode<Command>(body);
-    if (command !== null && typeof command === 'object' && typeof command.type === 'string') return command;
-  } catch {
-    // reported below
-  }
-  throw new CorruptJournalError(seq, 'does not decode to a command');
 }
 
 /** Records of `seqs`/`bodies` (checksums already checked). */

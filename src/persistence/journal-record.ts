@@ -70,13 +70,19 @@ export function verifiedCommand(seq: number, body: unknown, checksum: unknown): 
       `fails its checksum (stored ${String(checksum)}, computed ${computed}): it is torn or corrupted`,
     );
   }
+  return decodedCommand(seq, body);
+}
+
+/**
+ * The command of a body whose checksum matched (here, or in the reader thread that read it),
+ * or CorruptJournalError.
+ */
+export function decodedCommand(seq: number, body: string): Command {
   try {
     const command = decode<Command>(body);
-    if (command === null || typeof command !== 'object' || typeof command.type !== 'string') {
-      throw new Error('not a command');
-    }
-    return command;
+    if (command !== null && typeof command === 'object' && typeof command.type === 'string') return command;
   } catch {
-    throw new CorruptJournalError(seq, 'does not decode to a command');
+    // reported below
   }
+  throw new CorruptJournalError(seq, 'does not decode to a command');
 }
