@@ -22,6 +22,7 @@ import {
 } from './brokerage-rows.ts';
 import { candleRows } from './candle-rows.ts';
 import { tableOf, type Table } from './schema.ts';
+import { fillBody, orderBody } from './view-bodies.ts';
 
 export type Value = string | number;
 
@@ -136,7 +137,7 @@ export function projectEvent(batch: RowBatch, event: EngineEvent): void {
         order.status,
         order.createdTimeMs,
         order.updatedTimeMs,
-        JSON.stringify(order),
+        orderBody(order),
       ]);
       return;
     }
@@ -150,7 +151,7 @@ export function projectEvent(batch: RowBatch, event: EngineEvent): void {
         fill.category,
         fill.symbol,
         fill.timeMs,
-        JSON.stringify(fill),
+        fillBody(fill),
       ]);
       return;
     }
@@ -264,7 +265,7 @@ export function rowsOf(event: EngineEvent): RowWrite[] {
             status: order.status,
             created_ms: order.createdTimeMs,
             updated_ms: order.updatedTimeMs,
-            body: JSON.stringify(order),
+            body: orderBody(order),
           },
         },
       ];
@@ -282,7 +283,7 @@ export function rowsOf(event: EngineEvent): RowWrite[] {
             category: fill.category,
             symbol: fill.symbol,
             time_ms: fill.timeMs,
-            body: JSON.stringify(fill),
+            body: fillBody(fill),
           },
         },
       ];

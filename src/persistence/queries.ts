@@ -2,8 +2,6 @@
  * The read queries of every store, as SQL with `?` placeholders (PostgreSQL numbers them) and
  * the decoders of their rows. Each query's WHERE and ORDER BY match an index in schema.ts.
  */
-import type { FillView } from '../domain/events.ts';
-import type { OrderView } from '../domain/order-view.ts';
 import type {
   BillQuery,
   BillRow,
@@ -117,11 +115,18 @@ export function fundingOf(row: Row): FundingRow {
   };
 }
 
+// An order's and a fill's view are their row's columns and body together (view-bodies.ts).
+const ORDER_COLUMNS = 'order_id, uid, client_oid, category, symbol, status, created_ms, updated_ms, body';
+const FILL_COLUMNS = 'exec_id, uid, order_id, category, symbol, time_ms, body';
+
 export function orderSql(uid: string, reference: { orderId?: string; clientOid?: string }): Sql {
   return reference.orderId
-    ? { text: 'SELECT body FROM orders WHERE uid = ? AND order_id = ?', params: [uid, reference.orderId] }
+    ? {
+        text: `SELECT ${ORDER_COLUMNS} FROM orders WHERE uid = ? AND order_id = ?`,
+        params: [uid, reference.orderId],
+      }
     : {
-        text: 'SELECT body FROM orders WHERE uid = ? AND client_oid = ? ORDER BY order_id DESC LIMIT 1',
+        text: `SELECT ${ORDER_COLUMNS} FROM orders WHERE uid = ? AND client_oid = ? ORDER BY order_id DESC LIMIT 1`,
         params: [uid, reference.clientOid ?? ''],
       };
 }
@@ -140,7 +145,7 @@ export function ordersSql(query: OrderQuery): Sql {
   const where = accountFilters(query, 'order_id', 'created_ms');
   if (query.closedOnly) where.addIn('status', ['filled', 'cancelled']);
   return {
-    text: `SELECT body FROM orders WHERE ${where.text} ORDER BY order_id DESC LIMIT ?`,
+    text: `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${where.text} ORDER BY order_id DESC LIMIT ?`,
     params: [...where.params, query.limit],
   };
 }
@@ -148,18 +153,12 @@ export function ordersSql(query: OrderQuery): Sql {
 export function fillsSql(query: FillQuery): Sql {
   const where = accountFilters(query, 'exec_id', 'time_ms').addOptional('order_id = ?', query.orderId);
   return {
-    text: `SELECT body FROM fills WHERE ${where.text} ORDER BY exec_id DESC LIMIT ?`,
+    text: `SELECT ${FILL_COLUMNS} FROM fills WHERE ${where.text} ORDER BY exec_id DESC LIMIT ?`,
     params: [...where.params, query.limit],
   };
 }
 
-export function orderOf(row: Row): OrderView {
-  return JSON.parse(String(row.body)) as OrderView;
-}
-
-export function fillOf(row: Row): FillView {
-  return JSON.parse(String(row.body)) as FillView;
-}
+export { orderOfRow as orderOf, fillOfRow as fillOf } from './view-bodies.ts';
 
 // Transfers, broker records, agents (docs/subaccounts.md, docs/broker.md).
 

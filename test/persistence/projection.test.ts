@@ -9,6 +9,7 @@ import type { EngineEvent } from '../../src/domain/events.ts';
 import { encode } from '../../src/persistence/codec.ts';
 import { checksumOf, rowsOfEntries } from '../../src/persistence/journal-record.ts';
 import { projectEvent, RowBatch, rowsOf, targetOf, type Value } from '../../src/persistence/projection.ts';
+import { orderOfRow } from '../../src/persistence/view-bodies.ts';
 import { tradingWorkload } from '../contracts/store-workload.ts';
 
 /** Rows of a batch by target, as `mode table` → rows. */
@@ -83,13 +84,16 @@ test('rowsOfEntries when given entries writes each journal row with its encoded 
       checksumOf(body),
     ]);
   }
-  const orders = batch.rowsOf(targetOf('orders', 'upsert'));
+  const ordersTarget = targetOf('orders', 'upsert');
+  const orders = batch.rowsOf(ordersTarget);
   const updates = engine.entries
     .flatMap((entry) => entry.events)
     .filter((event) => event.type === 'OrderUpdated');
   assert.equal(orders.length, updates.length, 'one order row per update, in order (folding is the store’s)');
   assert.deepEqual(
-    orders.map((row) => JSON.parse(row[8] as string) as unknown),
+    orders.map((row) =>
+      orderOfRow(Object.fromEntries(ordersTarget.columns.map((name, at) => [name, row[at]]))),
+    ),
     updates.map((event) => event.order),
   );
 });
