@@ -15,6 +15,7 @@
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { Snapshot } from '../../ports/store.ts';
+import { RingQueue } from '../../runtime/ring-queue.ts';
 import { folded } from '../fold-rows.ts';
 import type { RowBatch, RowWrite, Target, Value } from '../projection.ts';
 import { mergeAssignments, tableOf } from '../schema.ts';
@@ -24,6 +25,13 @@ type WriterResponse =
 
 /** Rows of one statement, each its values in the statement's column order. */
 type Group = [statement: number, rows: Value[][]];
+
+/** A request sent to the writer thread, waiting for its answer. */
+interface Waiting {
+  id: number;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
 
 type WriterRequest =
   | { op: 'write'; groups: Group[]; chained?: boolean }
@@ -71,10 +79,8 @@ export class SqliteWriter {
   private worker: Worker | null = null;
   private readonly inline: InlineWriter | null;
   private nextId = 1;
-  private readonly pending = new Map<
-    number,
-    { resolve: (value: unknown) => void; reject: (error: Error) => void }
-  >();
+  /** Requests sent to the thread, oldest first: it answers them one at a time, in order. */
+  private readonly pending = new RingQueue<Waiting>();
   /** Statement texts in the order the writer prepares them (its index is the statement's). */
   private readonly texts: string[] = [];
   /** Statement index by target slot. */
@@ -179,7 +185,7 @@ export class SqliteWriter {
     // and a waiting one always gets its answer.
     if (this.pending.size === 0) worker.ref();
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.push({ id, resolve, reject });
       worker.postMessage({ id, ...payload, ...(statements.length > 0 ? { statements } : {}) });
     });
   }
@@ -191,18 +197,16 @@ export class SqliteWriter {
     // A new thread has no statements prepared: send every text again with the first request.
     this.unsent = [...this.texts];
     worker.on('message', (response: WriterResponse) => {
-      const waiting = this.pending.get(response.id);
-      if (!waiting) return;
-      this.pending.delete(response.id);
+      if (this.pending.peek()?.id !== response.id) return;
+      const waiting = this.pending.shift() as Waiting;
       if (this.pending.size === 0) worker.unref();
       if (response.ok) waiting.resolve(response.value);
       else waiting.reject(Object.assign(new Error(response.message), { code: response.code }));
     });
     const stopped = (reason: string) => {
       if (this.worker === worker) this.worker = null;
-      for (const waiting of this.pending.values())
+      for (const waiting of this.pending.drain())
         waiting.reject(new Error(`SQLite writer stopped: ${reason}`));
-      this.pending.clear();
     };
     worker.on('error', (error) => stopped(error.message));
     worker.on('exit', (code) => stopped(`exit ${code}`));

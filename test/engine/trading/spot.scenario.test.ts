@@ -99,3 +99,36 @@ test('margin buy borrows the shortfall and interest accrues by the hour', () => 
   assert.equal(engine.balance(buyer, 'USDT', 'crossed_margin').interest, money('0.0126279'));
   engine.assertConserved();
 });
+
+test('orders that fill or are cancelled while placed never count as open, even for the orders after them in a batch', () => {
+  const engine = new EngineHarness();
+  const trader = engine.account({ USDT: '100000000' });
+  // 199 resting bids (BTCUSDT allows 200 open orders an account), in batches of 20.
+  for (let placed = 0; placed < 199; placed += 20) {
+    const count = Math.min(20, 199 - placed);
+    const items = Array.from({ length: count }, () => ({
+      side: 'buy' as const,
+      price: '50000',
+      quantity: '0.0001',
+    }));
+    assert.ok(engine.place(trader, 'SPOT', ...items).every((item) => item.orderId));
+  }
+  // A batch of immediate-or-cancel orders on an empty ask side, then one more resting bid:
+  // each IOC order is done when placed, so none takes a slot, and the last bid gets the 200th.
+  const ioc = Array.from({ length: 19 }, () => ({
+    side: 'buy' as const,
+    price: '50000',
+    quantity: '0.0001',
+    timeInForce: 'ioc' as const,
+  }));
+  const results = engine.place(trader, 'SPOT', ...ioc, { side: 'buy', price: '50000', quantity: '0.0001' });
+  assert.deepEqual(
+    results.map((item) => item.code ?? 'ok'),
+    Array.from({ length: 20 }, () => 'ok'),
+  );
+  assert.equal(engine.state.orders.size, 200, 'the IOC orders left nothing open');
+  // The 201st is refused.
+  const [refused] = engine.place(trader, 'SPOT', { side: 'buy', price: '50000', quantity: '0.0001' });
+  assert.equal(refused?.code, 'TOO_MANY_OPEN_ORDERS');
+  engine.assertConserved();
+});
