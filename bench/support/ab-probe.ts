@@ -1,0 +1,53 @@
+/**
+ * Same-time comparison of two versions of bourse (not a benchmark table): the server of
+ * another checkout (BENCH_OLD_TREE) and this one, both up at once, loaded alternately with
+ * the place-batch entry body: per round a closed loop and a paced run at BENCH_RATE
+ * requests/s (2,500: 50,000 orders/s), BENCH_REPS rounds; prints the medians. On a machine
+ * whose speed drifts, this is the figure that says what a change did.
+ *
+ *   git worktree add /tmp/old <rev> && ln -s "$PWD/node_modules" /tmp/old/node_modules
+ *   BENCH_OLD_TREE=/tmp/old BENCH_REPS=5 npx tsx bench/support/ab-probe.ts
+ */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { median, startBourseChild, type BourseChild } from './bourse-child.ts';
+import { ORDERS_PER_REQUEST } from './order-batch.ts';
+import { entryLoad } from './order-load.ts';
+
+const oldTree = process.env.BENCH_OLD_TREE;
+if (!oldTree) throw new Error('BENCH_OLD_TREE names the other checkout');
+// The other checkout's own child starter runs its own src/main.ts.
+const other = (await import(pathToFileURL(join(oldTree, 'bench/support/bourse-child.ts')).href)) as {
+  startBourseChild: typeof startBourseChild;
+};
+const rate = Number(process.env.BENCH_RATE ?? 2_500);
+
+const servers: [string, BourseChild][] = [
+  ['other', await other.startBourseChild({})],
+  ['this', await startBourseChild({})],
+];
+const figures = new Map(servers.map(([name]) => [name, { closed: [] as number[], p99: [] as number[] }]));
+try {
+  for (const [, child] of servers) await entryLoad(child, 0, 1_500);
+  for (let round = 0; round < Number(process.env.BENCH_REPS ?? 5); round += 1) {
+    for (const [name, child] of round % 2 === 0 ? servers : [...servers].reverse()) {
+      const closed = await entryLoad(child, 0, 4_000);
+      const paced = await entryLoad(child, rate, 4_000);
+      const figure = figures.get(name);
+      figure?.closed.push(closed.requestsPerSecond * ORDERS_PER_REQUEST);
+      figure?.p99.push(paced.p99Ms);
+      process.stderr.write(
+        `${name}: closed ${Math.round(closed.requestsPerSecond * ORDERS_PER_REQUEST)} orders/s, ` +
+          `p99 at ${rate * ORDERS_PER_REQUEST} orders/s ${paced.p99Ms.toFixed(1)} ms\n`,
+      );
+    }
+  }
+  for (const [name, figure] of figures) {
+    process.stdout.write(
+      `${name}: closed loop median ${Math.round(median(figure.closed))} orders/s, ` +
+        `p99 at ${rate * ORDERS_PER_REQUEST} orders/s median ${median(figure.p99).toFixed(1)} ms\n`,
+    );
+  }
+} finally {
+  for (const [, child] of servers) await child.stop();
+}
