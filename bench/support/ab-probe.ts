@@ -7,10 +7,12 @@
  *
  *   git worktree add /tmp/old <rev> && ln -s "$PWD/node_modules" /tmp/old/node_modules
  *   BENCH_OLD_TREE=/tmp/old BENCH_REPS=5 npx tsx bench/support/ab-probe.ts
+ *
+ * BENCH_STORE=postgres runs both on PostgreSQL, each on a database of its own made for the run.
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { median, startBourseChild, type BourseChild } from './bourse-child.ts';
+import { benchDatabase, median, startBourseChild, type BourseChild } from './bourse-child.ts';
 import { ORDERS_PER_REQUEST } from './order-batch.ts';
 import { entryLoad } from './order-load.ts';
 
@@ -22,9 +24,12 @@ const other = (await import(pathToFileURL(join(oldTree, 'bench/support/bourse-ch
 };
 const rate = Number(process.env.BENCH_RATE ?? 2_500);
 
+const cleanups: (() => Promise<void>)[] = [];
+const database = async () =>
+  process.env.BENCH_STORE === 'postgres' ? await benchDatabase(cleanups) : undefined;
 const servers: [string, BourseChild][] = [
-  ['other', await other.startBourseChild({})],
-  ['this', await startBourseChild({})],
+  ['other', await other.startBourseChild({ databaseUrl: await database() })],
+  ['this', await startBourseChild({ databaseUrl: await database() })],
 ];
 const figures = new Map(servers.map(([name]) => [name, { closed: [] as number[], p99: [] as number[] }]));
 try {
@@ -50,4 +55,5 @@ try {
   }
 } finally {
   for (const [, child] of servers) await child.stop();
+  for (const cleanup of cleanups) await cleanup();
 }

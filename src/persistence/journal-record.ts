@@ -59,6 +59,12 @@ export function rowsOfEntries(entries: readonly JournalEntry[]): RowBatch {
   return batch;
 }
 
+/** The last journal record of an append's rows (the guard of the next pipelined append, postgres/batch-write.ts). */
+export function lastJournalRecord(batch: RowBatch): { seq: number; body: string } | undefined {
+  const last = batch.rowsOf(JOURNAL).at(-1);
+  return last ? { seq: Number(last[0]), body: String(last[3]) } : undefined;
+}
+
 /** A stored record, checked: its command, or CorruptJournalError. */
 export function verifiedCommand(seq: number, body: unknown, checksum: unknown): Command {
   if (typeof body !== 'string') throw new CorruptJournalError(seq, 'has no body');

@@ -247,6 +247,32 @@ export function storeContract(harness: StoreHarness): ContractTest[] {
       },
     },
     {
+      name: `append when one fails while the next is already handed over writes nothing of either, and the store takes appends again once resumed (${kind})`,
+      async body(t) {
+        const store = await opened(t, await harness.location(t));
+        if ((store.appendsInFlight ?? 1) < 2) return t.skip('this store takes one append at a time');
+        const { engine, buyer } = tradingWorkload();
+        const split = engine.entries.findIndex((entry) => entry.command.type === 'PlaceOrders');
+        const middle = split + 1;
+        assert.ok(split > 0 && engine.entries.length > middle + 1);
+        await store.append(engine.entries.slice(0, split));
+        const before = await store.lastSeq();
+        const duplicate = engine.entries[0];
+        assert.ok(duplicate);
+        // The failing append's last record is new, so only the failure itself can stop the next.
+        const failing = store.append([duplicate, ...engine.entries.slice(split, middle)]);
+        const behind = store.append(engine.entries.slice(middle));
+        await assert.rejects(failing);
+        await assert.rejects(behind);
+        assert.equal(await store.lastSeq(), before, 'no journal row of either batch');
+        assert.deepEqual(await store.orders({ uid: buyer, limit: 10 }), [], 'no projection row either');
+        await store.resume?.();
+        await store.append(engine.entries.slice(split));
+        assert.equal(await store.lastSeq(), engine.entries.length, 'the store takes the next append');
+        assert.equal((await store.orders({ uid: buyer, limit: 10 })).length, 2);
+      },
+    },
+    {
       name: `saveSnapshot when a newer one is saved keeps only the latest (${kind})`,
       async body(t) {
         const store = await opened(t, await harness.location(t));

@@ -81,8 +81,25 @@ function partsOf(target: Target): [string, string] {
   return parts;
 }
 
-/** One statement writing every row of the batch, or null when there is nothing to write. */
-export function batchStatement(batch: RowBatch): BatchStatement | null {
+/** A journal record the statement requires to be stored already. */
+export interface JournalMark {
+  seq: number;
+  body: string;
+}
+
+/**
+ * One statement writing every row of the batch, or null when there is nothing to write.
+ *
+ * `after`, when given, is the last journal record of the append sent before this one on the
+ * same pipelined connection: the statement then fails (division by zero, at run time, so none
+ * of its rows is written) unless that very record, body and all, is in the journal. Statements
+ * sent back to back run one after another, each in its own transaction, and one that fails
+ * does not stop the next from running; this guard makes every append behind a failed one fail
+ * too, so the journal never gets a gap (postgres-store.ts). The body is compared, not only the
+ * sequence number, so that a record of the same number committed by someone else (a commit
+ * that became visible late, after the engine was rebuilt) does not pass for it.
+ */
+export function batchStatement(batch: RowBatch, after?: JournalMark): BatchStatement | null {
   if (batch.isEmpty) return null;
   const values: string[] = [];
   const parts = batch.targets.map((target, index) => {
@@ -90,6 +107,12 @@ export function batchStatement(batch: RowBatch): BatchStatement | null {
     const [head, conflict] = partsOf(target);
     return `w${index} AS (${head}$${index + 1}::jsonb) e${conflict})`;
   });
-  const text = `WITH ${parts.join(', ')} SELECT 1`;
+  let result = '1';
+  if (after) {
+    values.push(String(after.seq), after.body);
+    const [seq, body] = [values.length - 1, values.length];
+    result = `1 / (SELECT count(*) FROM journal WHERE seq = $${seq}::bigint AND body = $${body})`;
+  }
+  const text = `WITH ${parts.join(', ')} SELECT ${result}`;
   return { name: `bourse_batch_${crc32(text).toString(16)}_${text.length}`, text, values };
 }

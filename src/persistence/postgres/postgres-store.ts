@@ -4,11 +4,12 @@
  * Same tables, rows and queries as SQLite (schema.ts, projection.ts, queries.ts,
  * sql-reads.ts), migrated on open, forward only, under an advisory lock so two servers
  * starting together do not race. One `append` is one statement (postgres/batch-write.ts), so
- * one round trip and one commit (synchronous_commit: the WAL is flushed before it returns)
- * per event-loop turn.
+ * one commit (synchronous_commit: the WAL is flushed before it returns) per group of commands.
  *
- * Writes go through a pool of one connection, reads through their own small pool, so a
- * history query never waits behind a commit. A connection that breaks (PostgreSQL restarted,
+ * Appends are pipelined on a connection of their own (sent without waiting for the one before
+ * to return, so the server never idles while the event loop is busy), snapshots and
+ * migrations use a pool of one, and reads their own small pool, so a history query never waits
+ * behind a commit. A connection that breaks (PostgreSQL restarted,
  * the network cut) is dropped and the next call opens a fresh one: the store needs no
  * restart when the server comes back. A write that fails leaves its outcome unknown only
  * when the connection broke during the commit; the sequencer then reloads the state from the
@@ -17,13 +18,13 @@
  */
 import pg from 'pg';
 import type { JournalEntry, Snapshot, Store } from '../../ports/store.ts';
-import { rowsOfEntries } from '../journal-record.ts';
+import { lastJournalRecord, rowsOfEntries } from '../journal-record.ts';
 import { readJournalInThread } from '../journal-reader-thread.ts';
 import { pendingMigrations } from '../migrations.ts';
 import type { Sql } from '../queries.ts';
 import { ddl } from '../schema.ts';
 import { sqlReads, type Row } from '../sql-reads.ts';
-import { batchStatement, numbered } from './batch-write.ts';
+import { batchStatement, numbered, type JournalMark } from './batch-write.ts';
 
 export interface PostgresStoreOptions {
   /** Connections for reads (history queries); writes always use one. */
@@ -136,10 +137,32 @@ export async function openPostgresStore(
     pool.on('connect', (client) => client.on('error', reportError));
   }
   const writeTimeoutMs = options.writeTimeoutMs ?? 10_000;
-  /** The last append's outcome (settled either way): the next one is sent after it. */
-  let appendChain: Promise<void> = Promise.resolve();
+  /**
+   * The connection appends are pipelined on: each statement is sent at once, without waiting
+   * for the one before to commit, so the server goes from one to the next while the event
+   * loop is busy elsewhere. Opened on first use, dropped after a failed append.
+   */
+  let appender: Promise<pg.Client> | null = null;
+  /** The last journal record of the latest append sent on `appender`, which the next one checks. */
+  let lastSent: JournalMark | undefined;
   /** Why an append failed, while later ones are refused (until `resume`). */
   let refusing: string | null = null;
+  const openAppender = async (): Promise<pg.Client> => {
+    const client = new pg.Client({ ...base, pipeline: true });
+    client.on('error', reportError);
+    try {
+      await client.connect();
+      return client;
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+  };
+  const dropAppender = (connection: Promise<pg.Client> | null): void => {
+    if (appender !== connection || connection === null) return;
+    appender = null;
+    connection.then((client) => client.end()).catch(() => undefined);
+  };
   try {
     await migrate(writer);
   } catch (error) {
@@ -173,27 +196,34 @@ export async function openPostgresStore(
       const [row] = await all({ text: 'SELECT MAX(seq) AS seq FROM journal', params: [] });
       return row?.seq === null || row?.seq === undefined ? 0 : Number(row.seq);
     },
-    // Appends are chained: each statement is built at once (on the caller's turn) and sent
-    // when the one before has committed, so the sequencer may hand over several; after a
-    // failed one, the rest are refused unsent until `resume`, so the journal never gets a gap.
+    // Appends are pipelined on one connection (`appender`): each statement is built and sent
+    // at once, and the server runs them one after another, each its own transaction. Each
+    // checks that the append before it committed (batchStatement's guard), so after a failed
+    // one those already sent fail too, and later ones are refused unsent until `resume`: the
+    // journal never gets a gap.
     appendsInFlight: APPENDS_IN_FLIGHT,
     async resume() {
       refusing = null;
+      lastSent = undefined;
     },
     append(entries: readonly JournalEntry[]) {
-      const statement = batchStatement(rowsOfEntries(entries));
-      const appended = appendChain.then(async () => {
-        if (refusing !== null)
-          throw new Error(`an earlier append failed (${refusing}); refused until resumed`);
-        try {
-          if (statement) await run(writer, { ...statement, query_timeout: writeTimeoutMs } as pg.QueryConfig);
-        } catch (error) {
-          refusing = error instanceof Error ? error.message : String(error);
-          throw error;
-        }
-      });
-      appendChain = appended.catch(() => undefined);
-      return appended;
+      if (refusing !== null)
+        return Promise.reject(new Error(`an earlier append failed (${refusing}); refused until resumed`));
+      const rows = rowsOfEntries(entries);
+      const statement = batchStatement(rows, lastSent);
+      if (!statement) return Promise.resolve();
+      lastSent = lastJournalRecord(rows) ?? lastSent;
+      const connection = (appender ??= openAppender());
+      return connection
+        .then((client) => client.query({ ...statement, query_timeout: writeTimeoutMs } as pg.QueryConfig))
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            refusing ??= error instanceof Error ? error.message : String(error);
+            dropAppender(connection);
+            throw error;
+          },
+        );
     },
     async saveSnapshot(snapshot) {
       await run(writer, {
@@ -217,7 +247,13 @@ export async function openPostgresStore(
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all([writer.end(), reader.end()]);
+      const connection = appender;
+      appender = null;
+      await Promise.all([
+        connection?.then((client) => client.end()).catch(() => undefined),
+        writer.end(),
+        reader.end(),
+      ]);
     },
   };
 }
