@@ -269,6 +269,14 @@ export interface Store {
    * a failed one, without writing it, until `resume()`: the journal never gets a gap.
    */
   readonly appendsInFlight?: number;
+  /**
+   * How the sequencer hands over a group smaller than its group size while appends are in
+   * flight: `wait` (the default) keeps it until they return, so that under a light load the
+   * commands arriving during a commit share the next one; `send` hands it over at once, for a
+   * store whose appends are pipelined to a server that would otherwise sit idle while the
+   * event loop hears back (PostgreSQL; docs/performance.md).
+   */
+  readonly partialGroups?: 'wait' | 'send';
   /** Lets appends through again after a failed one (the sequencer calls it before it rebuilds). */
   resume?(): Promise<void>;
   saveSnapshot(snapshot: Snapshot): Promise<void>;

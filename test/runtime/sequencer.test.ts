@@ -294,3 +294,46 @@ test('submit when appends are in flight hands over a full group at once and lets
   assert.equal(await inner.lastSeq(), 5);
   assert.equal(stateHash((await recover(inner)).exchange.state), stateHash(sequencer.exchange.state));
 });
+
+test('submit when the store asks for partial groups at once hands each over at the end of its turn, up to the appends in flight', async (t) => {
+  const dir = makeTempDir('bourse-sequencer-partial-');
+  const inner = openSqliteStore(join(dir, 'bourse.db'));
+  t.after(async () => {
+    await inner.close();
+    removeDir(dir);
+  });
+  const batches: number[][] = [];
+  const gates: (() => void)[] = [];
+  let chain: Promise<void> = Promise.resolve();
+  const store: Store = {
+    ...inner,
+    appendsInFlight: 2,
+    partialGroups: 'send',
+    append: (entries) => {
+      batches.push(entries.map((entry) => entry.seq));
+      const gate = new Promise<void>((resolve) => gates.push(resolve));
+      const appended = chain.then(() => gate).then(() => inner.append(entries));
+      chain = appended;
+      return appended;
+    },
+  };
+  const sequencer = new Sequencer(new Exchange(), 0, store, { snapshotEvery: 0, groupCommands: 4 });
+  t.after(() => sequencer.stop());
+
+  const submitted = [sequencer.submit(createAccount())];
+  await nextTurn();
+  submitted.push(sequencer.submit(createAccount()), sequencer.submit(createAccount()));
+  await nextTurn();
+  assert.deepEqual(batches, [[1], [2, 3]], 'a partial group goes beside the append in flight');
+  submitted.push(sequencer.submit(createAccount()));
+  await nextTurn();
+  assert.deepEqual(batches, [[1], [2, 3]], 'with the appends in flight at their limit it waits');
+  gates.shift()?.();
+  await submitted[0];
+  await until(() => batches.length === 3, 'the waiting group handed over once an append returned');
+  assert.deepEqual(batches[2], [4]);
+  for (const open of gates.splice(0)) open();
+  await Promise.all(submitted);
+  assert.equal(await inner.lastSeq(), 4);
+  assert.equal(stateHash((await recover(inner)).exchange.state), stateHash(sequencer.exchange.state));
+});

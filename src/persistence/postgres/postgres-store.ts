@@ -202,6 +202,10 @@ export async function openPostgresStore(
     // one those already sent fail too, and later ones are refused unsent until `resume`: the
     // journal never gets a gap.
     appendsInFlight: APPENDS_IN_FLIGHT,
+    // The server runs what it is sent back to back: a partial group waiting for the appends in
+    // flight would leave it idle until the event loop hears back (paced 25,000 orders/s: p50
+    // 7-13 ms waiting, 3.4-3.9 ms sent at once; docs/performance.md).
+    partialGroups: 'send',
     async resume() {
       refusing = null;
       lastSent = undefined;
