@@ -1,7 +1,9 @@
 /**
  * Latency probe (not a benchmark table): one bourse child alone, driven by the place-batch
  * load (entry body) at each rate of BENCH_RATES (requests/s; 0 is a closed loop),
- * BENCH_REPS times; prints orders/s served and p50/p99/p999 per run.
+ * BENCH_REPS times; prints orders/s served and p50/p99/p999 per run, and the CPU time per
+ * order (Linux) of the server's main thread, of its busiest other thread (the SQLite writer
+ * thread) and of the rest (GC helpers, …), and on PostgreSQL of the backends serving it.
  *
  *   BENCH_RATES=0,1250,2500 BENCH_REPS=3 npx tsx bench/support/paced-probe.ts
  *
@@ -12,6 +14,7 @@
 import { benchDatabase, startBourseChild } from './bourse-child.ts';
 import { ORDERS_PER_REQUEST } from './order-batch.ts';
 import { entryLoad } from './order-load.ts';
+import { postgresBackends, processCpuMs, spent, threadCpuMs } from './thread-cpu.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 const databaseUrl = process.env.BENCH_STORE === 'postgres' ? await benchDatabase(cleanups) : undefined;
@@ -23,18 +26,38 @@ const child = await startBourseChild({
 
 const load = (ratePerSecond: number, durationMs: number) =>
   entryLoad(child, ratePerSecond, durationMs, Number(process.env.BENCH_CONNECTIONS ?? 64));
+const pid = child.process.pid ?? 0;
+
+/** µs of CPU per order of each part, over one run that served `orders`. */
+function cpuText(threads: Map<number, number>, backends: Map<number, number>, orders: number): string {
+  const perOrder = (ms: number) => ((ms * 1000) / Math.max(1, orders)).toFixed(1);
+  const main = threads.get(pid) ?? 0;
+  const others = [...threads].filter(([tid]) => tid !== pid).map(([, ms]) => ms);
+  const busiest = Math.max(0, ...others);
+  const rest = others.reduce((sum, ms) => sum + ms, 0) - busiest;
+  const database = [...backends.values()].reduce((sum, ms) => sum + ms, 0);
+  return (
+    `CPU µs/order: main ${perOrder(main)}, busiest other thread ${perOrder(busiest)}, rest ${perOrder(rest)}` +
+    (databaseUrl ? `, PostgreSQL backends ${perOrder(database)}` : '')
+  );
+}
 
 try {
   await load(0, 1_500);
   const rates = (process.env.BENCH_RATES ?? '0,2500').split(',').map(Number);
   for (let rep = 0; rep < Number(process.env.BENCH_REPS ?? 3); rep += 1) {
     for (const rate of rates) {
+      const backendPids = databaseUrl ? await postgresBackends(databaseUrl) : [];
+      const [threadsBefore, backendsBefore] = [threadCpuMs(pid), processCpuMs(backendPids)];
       const result = await load(rate, Number(process.env.BENCH_DURATION_MS ?? 4_000));
+      const threads = spent(threadsBefore, threadCpuMs(pid));
+      const backends = spent(backendsBefore, processCpuMs(backendPids));
       const served = Math.round(result.requestsPerSecond * ORDERS_PER_REQUEST);
       process.stdout.write(
         `${rate > 0 ? `${rate * ORDERS_PER_REQUEST} orders/s asked` : 'closed loop'}: ${served} served, ` +
           `p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, p999 ${result.p999Ms.toFixed(2)} ms` +
-          `${result.non200 + result.errors + result.refusedItems > 0 ? `, FAILURES: ${result.firstFailure}` : ''}\n`,
+          `${result.non200 + result.errors + result.refusedItems > 0 ? `, FAILURES: ${result.firstFailure}` : ''}\n` +
+          `  ${cpuText(threads, backends, result.requests * ORDERS_PER_REQUEST)}\n`,
       );
     }
   }
