@@ -1,6 +1,7 @@
 /**
  * Profiling aid (not a benchmark): starts one bourse child with --cpu-prof and drives it
- * with the place-batch load for BENCH_DURATION_MS; the profile lands in BENCH_PROFILE_DIR.
+ * with the place-batch load for BENCH_DURATION_MS (a closed loop, or BENCH_RATE requests/s);
+ * the profile lands in BENCH_PROFILE_DIR.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,8 @@ const input: OrderLoadInput = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 64),
   durationMs: Number(process.env.BENCH_DURATION_MS ?? 5000),
   signing: child.trader,
+  // BENCH_RATE: requests per second (paced); unset, a closed loop.
+  ...(process.env.BENCH_RATE ? { ratePerSecond: Number(process.env.BENCH_RATE) } : {}),
 };
 const result = await new Promise<OrderLoadResult>((resolve, reject) =>
   execFile(process.execPath, ['--import', 'tsx', LOAD_PROCESS, JSON.stringify(input)], (error, stdout) =>
