@@ -254,8 +254,16 @@ test('submit when a queued append fails refuses the appends behind it unwritten,
   assert.equal(stateHash((await recover(inner)).exchange.state), stateHash(sequencer.exchange.state));
 });
 
-test('submit when appends are in flight hands over a full group at once and lets a partial one grow until they return', async (t) => {
-  const dir = makeTempDir('bourse-sequencer-groups-');
+/**
+ * A SQLite store whose appends queue in order, as the writer thread does, each waiting for
+ * its gate (`gates`, opened by the test); `batches` records the sequence numbers of each.
+ */
+function gatedStore(
+  t: TestContext,
+  name: string,
+  settings: Pick<Store, 'appendsInFlight' | 'partialGroups'>,
+): { store: Store; inner: Store; batches: number[][]; gates: (() => void)[] } {
+  const dir = makeTempDir(`bourse-sequencer-${name}-`);
   const inner = openSqliteStore(join(dir, 'bourse.db'));
   t.after(async () => {
     await inner.close();
@@ -263,11 +271,10 @@ test('submit when appends are in flight hands over a full group at once and lets
   });
   const batches: number[][] = [];
   const gates: (() => void)[] = [];
-  // Queues appends (in order, as the writer thread does); each waits for its gate.
   let chain: Promise<void> = Promise.resolve();
   const store: Store = {
     ...inner,
-    appendsInFlight: 4,
+    ...settings,
     append: (entries) => {
       batches.push(entries.map((entry) => entry.seq));
       const gate = new Promise<void>((resolve) => gates.push(resolve));
@@ -276,6 +283,11 @@ test('submit when appends are in flight hands over a full group at once and lets
       return appended;
     },
   };
+  return { store, inner, batches, gates };
+}
+
+test('submit when appends are in flight hands over a full group at once and lets a partial one grow until they return', async (t) => {
+  const { store, inner, batches, gates } = gatedStore(t, 'groups', { appendsInFlight: 4 });
   const sequencer = new Sequencer(new Exchange(), 0, store, { snapshotEvery: 0, groupCommands: 4 });
   t.after(() => sequencer.stop());
 
@@ -296,27 +308,10 @@ test('submit when appends are in flight hands over a full group at once and lets
 });
 
 test('submit when the store asks for partial groups at once hands each over at the end of its turn, up to the appends in flight', async (t) => {
-  const dir = makeTempDir('bourse-sequencer-partial-');
-  const inner = openSqliteStore(join(dir, 'bourse.db'));
-  t.after(async () => {
-    await inner.close();
-    removeDir(dir);
-  });
-  const batches: number[][] = [];
-  const gates: (() => void)[] = [];
-  let chain: Promise<void> = Promise.resolve();
-  const store: Store = {
-    ...inner,
+  const { store, inner, batches, gates } = gatedStore(t, 'partial', {
     appendsInFlight: 2,
     partialGroups: 'send',
-    append: (entries) => {
-      batches.push(entries.map((entry) => entry.seq));
-      const gate = new Promise<void>((resolve) => gates.push(resolve));
-      const appended = chain.then(() => gate).then(() => inner.append(entries));
-      chain = appended;
-      return appended;
-    },
-  };
+  });
   const sequencer = new Sequencer(new Exchange(), 0, store, { snapshotEvery: 0, groupCommands: 4 });
   t.after(() => sequencer.stop());
 
