@@ -117,6 +117,23 @@ test('batchStatement when given inserts keeps every row, and statements differ o
   assert.equal(batchStatement(new RowBatch()), null);
 });
 
+test('batchStatement when guarded by the previous append checks that record after the rows, and differs from the unguarded statement', () => {
+  const bill = (id: string): Value[] => [id, 'u1', 'spot', 'USDT', '', '1', '0', '1', 'deposit', 'SPOT', 5];
+  const batch = new RowBatch();
+  batch.add(BILLS, bill('b1'));
+  const guarded = batchStatement(batch, { seq: 41, body: '{"type":"Deposit"}' });
+  const plain = batchStatement(batch);
+  assert.ok(guarded && plain);
+  assert.deepEqual(guarded.values.slice(1), ['41', '{"type":"Deposit"}']);
+  assert.match(
+    guarded.text,
+    /SELECT 1 \/ \(SELECT count\(\*\) FROM journal WHERE seq = \$2::bigint AND body = \$3\)$/,
+  );
+  assert.equal(plain.values.length, 1);
+  assert.match(plain.text, /SELECT 1$/);
+  assert.notEqual(guarded.name, plain.name);
+});
+
 test('rowsJson when a value holds a lone surrogate writes U+FFFD in its place, and leaves escaped text alone', () => {
   assert.equal(rowsJson([['a\ud800b', 1]]), '[["a\ufffdb",1]]');
   assert.equal(rowsJson([['\udc00', 'x\ud83d\ude00']]), '[["\ufffd","x\ud83d\ude00"]]');

@@ -102,17 +102,39 @@ export interface JournalMark {
 export function batchStatement(batch: RowBatch, after?: JournalMark): BatchStatement | null {
   if (batch.isEmpty) return null;
   const values: string[] = [];
-  const parts = batch.targets.map((target, index) => {
-    values.push(rowsJson(folded(target, batch.rowsOf(target))));
-    const [head, conflict] = partsOf(target);
-    return `w${index} AS (${head}$${index + 1}::jsonb) e${conflict})`;
-  });
-  let result = '1';
-  if (after) {
-    values.push(String(after.seq), after.body);
-    const [seq, body] = [values.length - 1, values.length];
-    result = `1 / (SELECT count(*) FROM journal WHERE seq = $${seq}::bigint AND body = $${body})`;
+  for (const target of batch.targets) values.push(rowsJson(folded(target, batch.rowsOf(target))));
+  if (after) values.push(String(after.seq), after.body);
+  const { name, text } = statementOf(batch.targets, after !== undefined);
+  return { name, text, values };
+}
+
+/** Statement texts and names by the targets they write and whether they carry the guard. */
+const statements = new Map<string, { name: string; text: string }>();
+/** Far more than the table and mode combinations an engine writes; a bound all the same. */
+const MAX_STATEMENTS = 4096;
+
+/**
+ * The text and name of the statement writing `targets` in this order, remembered: the same
+ * few shapes recur on every append, and a text built anew each time would be one more young
+ * object for the driver to keep alive until the statement returns.
+ */
+function statementOf(targets: readonly Target[], guarded: boolean): { name: string; text: string } {
+  let key = guarded ? 'g' : '';
+  for (const target of targets) key += `${target.slot},`;
+  let statement = statements.get(key);
+  if (!statement) {
+    const parts = targets.map((target, index) => {
+      const [head, conflict] = partsOf(target);
+      return `w${index} AS (${head}$${index + 1}::jsonb) e${conflict})`;
+    });
+    const [seq, body] = [targets.length + 1, targets.length + 2];
+    const result = guarded
+      ? `1 / (SELECT count(*) FROM journal WHERE seq = $${seq}::bigint AND body = $${body})`
+      : '1';
+    const text = `WITH ${parts.join(', ')} SELECT ${result}`;
+    statement = { name: `bourse_batch_${crc32(text).toString(16)}_${text.length}`, text };
+    if (statements.size >= MAX_STATEMENTS) statements.clear();
+    statements.set(key, statement);
   }
-  const text = `WITH ${parts.join(', ')} SELECT ${result}`;
-  return { name: `bourse_batch_${crc32(text).toString(16)}_${text.length}`, text, values };
+  return statement;
 }
