@@ -50,11 +50,16 @@ test('batchStatement when an order is upserted twice in one append keeps one row
   batch.add(ORDERS, orderRow('o1', 'filled', 12));
   const statement = batchStatement(batch);
   assert.ok(statement);
-  assert.deepEqual(parameterRows(statement.values, 0), [
-    orderRow('o1', 'filled', 12),
-    orderRow('o2', 'live', 11),
-  ]);
-  assert.match(statement.text, /jsonb_array_elements\(\$1::jsonb\)/);
+  // The bodies travel as one text parameter beside the rows, in the rows' order.
+  const body = ORDERS.columns.indexOf('body');
+  const rows = parameterRows(statement.values, 0);
+  const bodies = (statement.values[1] as string).split('\u001e');
+  assert.deepEqual(
+    rows.map((row, at) => row.map((value, column) => (column === body ? bodies[at] : value))),
+    [orderRow('o1', 'filled', 12), orderRow('o2', 'live', 11)],
+  );
+  assert.match(statement.text, /jsonb_array_elements\(\$1::jsonb\) WITH ORDINALITY/);
+  assert.match(statement.text, /string_to_array\(\$2, chr\(30\)\)/);
   assert.match(statement.text, /ON CONFLICT \(order_id\) DO UPDATE SET/);
 });
 
@@ -132,6 +137,19 @@ test('batchStatement when guarded by the previous append checks that record afte
   assert.equal(plain.values.length, 1);
   assert.match(plain.text, /SELECT 1$/);
   assert.notEqual(guarded.name, plain.name);
+});
+
+test('batchStatement when a body holds the separator character keeps it escaped, one body per row', () => {
+  const batch = new RowBatch();
+  const row = orderRow('o1', 'live', 10);
+  row[ORDERS.columns.indexOf('body')] = JSON.stringify({ note: 'a\u001eb' });
+  batch.add(ORDERS, row);
+  batch.add(ORDERS, orderRow('o2', 'live', 11));
+  const statement = batchStatement(batch);
+  assert.ok(statement);
+  const bodies = (statement.values[1] as string).split('\u001e');
+  assert.equal(bodies.length, 2);
+  assert.deepEqual(JSON.parse(bodies[0] as string), { note: 'a\u001eb' });
 });
 
 test('rowsJson when a value holds a lone surrogate writes U+FFFD in its place, and leaves escaped text alone', () => {

@@ -50,35 +50,69 @@ export function rowsJson(rows: readonly Value[][]): string {
   );
 }
 
-const statementParts = new Map<number, [head: string, conflict: string]>();
+/**
+ * Tables whose `body` column is JSON text (JSON.stringify's, which never leaves a control
+ * character raw): their bodies travel as one text parameter, joined by U+001E, and are paired
+ * with their rows by position, instead of as escaped strings inside the rows' JSON. That spares
+ * the event loop escaping every quote of every body (about 1.5-2 µs per order on the entry
+ * body, closed loop); the server's time per order did not move measurably (its lexing of
+ * escaped strings, about a tenth of its time, is traded for the split and the join).
+ */
+const BODY_TABLES = new Set(['journal', 'orders', 'fills']);
+const BODY_SEPARATOR = '\u001e';
 
-/** `INSERT INTO t (…) SELECT e->>0, … FROM jsonb_array_elements(` and its conflict clause. */
-function partsOf(target: Target): [string, string] {
-  let parts = statementParts.get(target.slot);
-  if (!parts) {
-    const table = target.table;
-    const select = table.columns.map(([, type], index) =>
-      type === 'integer' ? `(e->>${index})::bigint` : `e->>${index}`,
-    );
-    const updates = table.merge
-      ? mergeAssignments(table, 'postgres')
-      : target.columns
-          .filter((column) => column !== table.primaryKey)
-          .map((column) => `${column} = EXCLUDED.${column}`);
-    const conflict =
-      target.mode !== 'upsert'
-        ? ''
-        : updates.length > 0
-          ? ` ON CONFLICT (${table.primaryKey}) DO UPDATE SET ${updates.join(', ')}`
-          : ` ON CONFLICT (${table.primaryKey}) DO NOTHING`;
-    parts = [
-      `INSERT INTO ${table.name} (${target.columns.join(', ')}) SELECT ${select.join(', ')} ` +
-        'FROM jsonb_array_elements(',
-      conflict,
-    ];
-    statementParts.set(target.slot, parts);
+/** The index of `target`'s body column when its bodies go as a separate text parameter, else -1. */
+function bodyIndexOf(target: Target): number {
+  return BODY_TABLES.has(target.table.name) ? target.columns.indexOf('body') : -1;
+}
+
+/**
+ * The part of the statement writing `target`: `INSERT INTO t (…) SELECT e->>0, … FROM
+ * jsonb_array_elements($rows::jsonb) e` and its conflict clause; with a body parameter, each
+ * row's body is the element of the same position in the split text.
+ */
+function partOf(target: Target, index: number, rowsParameter: number, bodyParameter: number): string {
+  const table = target.table;
+  const bodyIndex = bodyIndexOf(target);
+  const select = table.columns.map(([, type], column) =>
+    column === bodyIndex ? 'b.body' : type === 'integer' ? `(e->>${column})::bigint` : `e->>${column}`,
+  );
+  const updates = table.merge
+    ? mergeAssignments(table, 'postgres')
+    : target.columns
+        .filter((column) => column !== table.primaryKey)
+        .map((column) => `${column} = EXCLUDED.${column}`);
+  const conflict =
+    target.mode !== 'upsert'
+      ? ''
+      : updates.length > 0
+        ? ` ON CONFLICT (${table.primaryKey}) DO UPDATE SET ${updates.join(', ')}`
+        : ` ON CONFLICT (${table.primaryKey}) DO NOTHING`;
+  const source =
+    bodyIndex < 0
+      ? `jsonb_array_elements($${rowsParameter}::jsonb) e`
+      : `jsonb_array_elements($${rowsParameter}::jsonb) WITH ORDINALITY AS r(e, n) ` +
+        `JOIN unnest(string_to_array($${bodyParameter}, chr(30))) WITH ORDINALITY AS b(body, n) USING (n)`;
+  return `w${index} AS (INSERT INTO ${table.name} (${target.columns.join(', ')}) SELECT ${select.join(', ')} FROM ${source}${conflict})`;
+}
+
+/** The rows' JSON and, for a body table, the bodies joined (taken out of the rows). */
+function parametersOf(target: Target, rows: Value[][], values: string[]): void {
+  const bodyIndex = bodyIndexOf(target);
+  if (bodyIndex < 0) {
+    values.push(rowsJson(rows));
+    return;
   }
-  return parts;
+  const bodies: string[] = new Array<string>(rows.length);
+  const stripped: Value[][] = new Array<Value[]>(rows.length);
+  for (let at = 0; at < rows.length; at += 1) {
+    const row = rows[at] as Value[];
+    bodies[at] = String(row[bodyIndex]);
+    const copy = row.slice();
+    copy[bodyIndex] = 0;
+    stripped[at] = copy;
+  }
+  values.push(rowsJson(stripped), bodies.join(BODY_SEPARATOR));
 }
 
 /** A journal record the statement requires to be stored already. */
@@ -102,7 +136,7 @@ export interface JournalMark {
 export function batchStatement(batch: RowBatch, after?: JournalMark): BatchStatement | null {
   if (batch.isEmpty) return null;
   const values: string[] = [];
-  for (const target of batch.targets) values.push(rowsJson(folded(target, batch.rowsOf(target))));
+  for (const target of batch.targets) parametersOf(target, folded(target, batch.rowsOf(target)), values);
   if (after) values.push(String(after.seq), after.body);
   const { name, text } = statementOf(batch.targets, after !== undefined);
   return { name, text, values };
@@ -116,20 +150,22 @@ const MAX_STATEMENTS = 4096;
 /**
  * The text and name of the statement writing `targets` in this order, remembered: the same
  * few shapes recur on every append, and a text built anew each time would be one more young
- * object for the driver to keep alive until the statement returns.
+ * object for the driver to keep alive until the statement returns. Parameters are numbered
+ * in the order `parametersOf` pushes them, then the guard's two.
  */
 function statementOf(targets: readonly Target[], guarded: boolean): { name: string; text: string } {
   let key = guarded ? 'g' : '';
   for (const target of targets) key += `${target.slot},`;
   let statement = statements.get(key);
   if (!statement) {
+    let parameter = 0;
     const parts = targets.map((target, index) => {
-      const [head, conflict] = partsOf(target);
-      return `w${index} AS (${head}$${index + 1}::jsonb) e${conflict})`;
+      const rowsParameter = (parameter += 1);
+      const bodyParameter = bodyIndexOf(target) < 0 ? 0 : (parameter += 1);
+      return partOf(target, index, rowsParameter, bodyParameter);
     });
-    const [seq, body] = [targets.length + 1, targets.length + 2];
     const result = guarded
-      ? `1 / (SELECT count(*) FROM journal WHERE seq = $${seq}::bigint AND body = $${body})`
+      ? `1 / (SELECT count(*) FROM journal WHERE seq = $${parameter + 1}::bigint AND body = $${parameter + 2})`
       : '1';
     const text = `WITH ${parts.join(', ')} SELECT ${result}`;
     statement = { name: `bourse_batch_${crc32(text).toString(16)}_${text.length}`, text };
