@@ -20,7 +20,8 @@
  *   BENCH_STORES=sqlite,sqlite-thread,postgres BENCH_WORKLOADS=entry,crossing BENCH_RUNS=5 npx tsx bench/store-append.bench.ts
  */
 import { fundedSpotAccounts } from './support/spot-setup.ts';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { statCpuMs } from './support/thread-cpu.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -119,14 +120,7 @@ async function openBenchStore(kind: string, cleanups: (() => Promise<void>)[]): 
 
 /** The main thread's CPU time in ms (Linux /proc; NaN elsewhere). */
 function mainThreadCpuMs(): number {
-  try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second).
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
+  return statCpuMs(`/proc/self/task/${process.pid}/stat`, Number.NaN);
 }
 
 interface RunFigures {

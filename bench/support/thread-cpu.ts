@@ -6,14 +6,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 
-/** utime + stime of one /proc stat file, in ms (clock ticks of 10 ms), or 0 if gone. */
-function statCpuMs(file: string): number {
+/**
+ * utime + stime of one /proc stat file (a process's or a thread's), in ms: fields 14 and 15,
+ * in clock ticks of 10 ms; `missing` when it cannot be read (gone, or not Linux).
+ */
+export function statCpuMs(file: string, missing = 0): number {
   try {
     const stat = readFileSync(file, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
-    return 0;
+    return missing;
   }
 }
 

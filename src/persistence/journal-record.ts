@@ -59,8 +59,14 @@ export function rowsOfEntries(entries: readonly JournalEntry[]): RowBatch {
   return batch;
 }
 
+/** A journal record by its sequence number and body (what a pipelined append checks is stored). */
+export interface JournalMark {
+  seq: number;
+  body: string;
+}
+
 /** The last journal record of an append's rows (the guard of the next pipelined append, postgres/batch-write.ts). */
-export function lastJournalRecord(batch: RowBatch): { seq: number; body: string } | undefined {
+export function lastJournalRecord(batch: RowBatch): JournalMark | undefined {
   const last = batch.rowsOf(JOURNAL).at(-1);
   return last ? { seq: Number(last[0]), body: String(last[3]) } : undefined;
 }

@@ -17,6 +17,7 @@
  */
 import { crc32 } from 'node:zlib';
 import { folded } from '../fold-rows.ts';
+import type { JournalMark } from '../journal-record.ts';
 import type { RowBatch, Target, Value } from '../projection.ts';
 import { mergeAssignments } from '../schema.ts';
 
@@ -113,12 +114,6 @@ function parametersOf(target: Target, rows: Value[][], values: string[]): void {
     stripped[at] = copy;
   }
   values.push(rowsJson(stripped), bodies.join(BODY_SEPARATOR));
-}
-
-/** A journal record the statement requires to be stored already. */
-export interface JournalMark {
-  seq: number;
-  body: string;
 }
 
 /**

@@ -18,16 +18,16 @@
  */
 import pg from 'pg';
 import type { JournalEntry, Snapshot, Store } from '../../ports/store.ts';
-import { lastJournalRecord, rowsOfEntries } from '../journal-record.ts';
+import { lastJournalRecord, rowsOfEntries, type JournalMark } from '../journal-record.ts';
 import { readJournalInThread } from '../journal-reader-thread.ts';
 import { pendingMigrations } from '../migrations.ts';
 import type { Sql } from '../queries.ts';
 import { ddl } from '../schema.ts';
 import { sqlReads, type Row } from '../sql-reads.ts';
-import { batchStatement, numbered, type JournalMark } from './batch-write.ts';
+import { batchStatement, numbered } from './batch-write.ts';
 
 export interface PostgresStoreOptions {
-  /** Connections for reads (history queries); writes always use one. */
+  /** Connections for reads (history queries); appends use one of their own, snapshots another. */
   readConnections?: number;
   /** A write that takes longer is abandoned and reported as failed. */
   writeTimeoutMs?: number;
@@ -170,8 +170,9 @@ export async function openPostgresStore(
       throw error;
     }
   };
-  const dropAppender = (connection: Promise<pg.Client> | null): void => {
-    if (appender !== connection || connection === null) return;
+  /** Drops `connection` after a failed append, unless a newer one has replaced it already. */
+  const dropAppender = (connection: Promise<pg.Client>): void => {
+    if (appender !== connection) return;
     appender = null;
     connection.then((client) => client.end()).catch(() => undefined);
   };
