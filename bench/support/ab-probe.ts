@@ -9,6 +9,8 @@
  *   BENCH_OLD_TREE=/tmp/old BENCH_REPS=5 npx tsx bench/support/ab-probe.ts
  *
  * BENCH_STORE=postgres runs both on PostgreSQL, each on a database of its own made for the run.
+ * BENCH_OTHER_ENV and BENCH_THIS_ENV (JSON) add environment to either server: with
+ * BENCH_OLD_TREE=. the same code is compared under two settings.
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,11 +29,14 @@ const rate = Number(process.env.BENCH_RATE ?? 2_500);
 const cleanups: (() => Promise<void>)[] = [];
 const database = async () =>
   process.env.BENCH_STORE === 'postgres' ? await benchDatabase(cleanups) : undefined;
+const envOf = (name: string) => JSON.parse(process.env[name] ?? '{}') as Record<string, string>;
 const servers: [string, BourseChild][] = [
-  ['other', await other.startBourseChild({ databaseUrl: await database() })],
-  ['this', await startBourseChild({ databaseUrl: await database() })],
+  ['other', await other.startBourseChild({ databaseUrl: await database(), env: envOf('BENCH_OTHER_ENV') })],
+  ['this', await startBourseChild({ databaseUrl: await database(), env: envOf('BENCH_THIS_ENV') })],
 ];
-const figures = new Map(servers.map(([name]) => [name, { closed: [] as number[], p99: [] as number[] }]));
+const figures = new Map(
+  servers.map(([name]) => [name, { closed: [] as number[], p50: [] as number[], p99: [] as number[] }]),
+);
 try {
   for (const [, child] of servers) await entryLoad(child, 0, 1_500);
   for (let round = 0; round < Number(process.env.BENCH_REPS ?? 5); round += 1) {
@@ -40,17 +45,19 @@ try {
       const paced = await entryLoad(child, rate, 4_000);
       const figure = figures.get(name);
       figure?.closed.push(closed.requestsPerSecond * ORDERS_PER_REQUEST);
+      figure?.p50.push(paced.p50Ms);
       figure?.p99.push(paced.p99Ms);
       process.stderr.write(
         `${name}: closed ${Math.round(closed.requestsPerSecond * ORDERS_PER_REQUEST)} orders/s, ` +
-          `p99 at ${rate * ORDERS_PER_REQUEST} orders/s ${paced.p99Ms.toFixed(1)} ms\n`,
+          `at ${rate * ORDERS_PER_REQUEST} orders/s p50 ${paced.p50Ms.toFixed(1)} ms, p99 ${paced.p99Ms.toFixed(1)} ms\n`,
       );
     }
   }
   for (const [name, figure] of figures) {
     process.stdout.write(
       `${name}: closed loop median ${Math.round(median(figure.closed))} orders/s, ` +
-        `p99 at ${rate * ORDERS_PER_REQUEST} orders/s median ${median(figure.p99).toFixed(1)} ms\n`,
+        `at ${rate * ORDERS_PER_REQUEST} orders/s median p50 ${median(figure.p50).toFixed(1)} ms, ` +
+        `p99 ${median(figure.p99).toFixed(1)} ms\n`,
     );
   }
 } finally {

@@ -14,8 +14,13 @@
  * The request is re-signed every second (the venue allows ±30 s). Every `checkEvery`th answer
  * is parsed and each of its items must carry an orderId and no error code; the result counts
  * the items so checked that failed.
+ *
+ * BENCH_LATENCY_DUMP=file appends, per run, a line `# run started <ms since the epoch>` and
+ * then one line per answer: its scheduled time (ms from the start) and its latency (ms), to
+ * line up with what the server or the machine did at that moment.
  */
 import { createHmac } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 
 export interface OrderLoadInput {
@@ -85,6 +90,7 @@ function percentile(sorted: Float64Array, fraction: number): number {
 export function runOrderLoad(input: OrderLoadInput): Promise<OrderLoadResult> {
   const checkEvery = input.checkEvery ?? 50;
   const latencies: number[] = [];
+  const scheduled: number[] = [];
   let non200 = 0;
   let errors = 0;
   let refusedItems = 0;
@@ -142,6 +148,7 @@ export function runOrderLoad(input: OrderLoadInput): Promise<OrderLoadResult> {
         const end = responseEnd(pending);
         if (!end) return;
         latencies.push(performance.now() - scheduledAt);
+        scheduled.push(scheduledAt - started);
         if (end.status !== 200) {
           non200 += 1;
           firstFailure ||= pending.subarray(end.bodyAt, end.total).toString('utf8').slice(0, 200);
@@ -164,6 +171,13 @@ export function runOrderLoad(input: OrderLoadInput): Promise<OrderLoadResult> {
     const elapsedMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuAtStart);
     const sorted = Float64Array.from(latencies).sort();
+    if (process.env.BENCH_LATENCY_DUMP) {
+      const lines = latencies.map((ms, i) => `${(scheduled[i] ?? 0).toFixed(3)} ${ms.toFixed(3)}`);
+      appendFileSync(
+        process.env.BENCH_LATENCY_DUMP,
+        `# run started ${(performance.timeOrigin + started).toFixed(0)} (ms since the epoch)\n${lines.join('\n')}\n`,
+      );
+    }
     return {
       requests: latencies.length,
       non200,

@@ -270,13 +270,15 @@ export interface Store {
    */
   readonly appendsInFlight?: number;
   /**
-   * How the sequencer hands over a group smaller than its group size while appends are in
-   * flight: `wait` (the default) keeps it until they return, so that under a light load the
-   * commands arriving during a commit share the next one; `send` hands it over at once, for a
-   * store whose appends are pipelined to a server that would otherwise sit idle while the
-   * event loop hears back (PostgreSQL; docs/performance.md).
+   * When the sequencer hands over a group smaller than its group size: at once if fewer than
+   * this many appends are in flight, else it waits for one to return and grows meanwhile.
+   * The default, 1, sends one only when nothing is in flight, so that under a light load the
+   * commands arriving during a commit share the next one. More keeps a store that queues
+   * appends busy instead of idle while the event loop hears back: the SQLite writer thread
+   * takes 2 (one committing, the next queued behind it), PostgreSQL, whose appends are
+   * pipelined, all it allows in flight (docs/performance.md).
    */
-  readonly partialGroups?: 'wait' | 'send';
+  readonly partialGroupsBeside?: number;
   /** Lets appends through again after a failed one (the sequencer calls it before it rebuilds). */
   resume?(): Promise<void>;
   saveSnapshot(snapshot: Snapshot): Promise<void>;

@@ -12,11 +12,10 @@
  * first returns. A store that queues appends itself (`appendsInFlight` > 1: the SQLite writer
  * thread, PostgreSQL's chained statements) is handed each full group of `groupCommands`
  * commands as soon as it forms, even in the middle of a turn, so that its commit overlaps the
- * engine's work on the next group; a partial group goes at the end of a turn only when nothing
- * is in flight, and otherwise grows until the appends in flight return (one commit shared by
- * what arrived meanwhile), unless the store pipelines its appends and asks for partial groups
- * at once (`partialGroups`). Such a store refuses every append after a failed one, so the
- * journal never gets a gap.
+ * engine's work on the next group; a partial group goes at the end of a turn when fewer
+ * appends than the store's `partialGroupsBeside` are in flight (by default only when none
+ * is), and otherwise grows until one returns (one commit shared by what arrived meanwhile).
+ * Such a store refuses every append after a failed one, so the journal never gets a gap.
  *
  * If an append fails, its answers and those of every command queued behind it (which ran on
  * top of it) are STORE_UNAVAILABLE, the venue's "outcome unknown, query by clientOid". The
@@ -60,7 +59,8 @@ export class Sequencer {
   private inFlight = 0;
   private readonly maxInFlight: number;
   private readonly groupCommands: number;
-  private readonly sendPartialGroups: boolean;
+  /** A partial group goes when fewer appends than this are in flight. */
+  private readonly partialBeside: number;
   private recovering = false;
   /** An append failed: in-flight ones settle (failing), then the engine is rebuilt. */
   private failed = false;
@@ -77,7 +77,7 @@ export class Sequencer {
   ) {
     this.maxInFlight = Math.max(1, store.appendsInFlight ?? 1);
     this.groupCommands = Math.max(1, options.groupCommands ?? 8);
-    this.sendPartialGroups = store.partialGroups === 'send';
+    this.partialBeside = Math.min(this.maxInFlight, Math.max(1, store.partialGroupsBeside ?? 1));
   }
 
   get exchange(): Exchange {
@@ -122,19 +122,16 @@ export class Sequencer {
   }
 
   /**
-   * Whether the queued commands may go now: always when nothing is in flight; beside appends
-   * in flight only a full group (so commits overlap the engine's work under load), while a
-   * partial one waits for them and grows (so a light load still shares one commit and fsync
-   * among the commands that arrive during one, instead of one each), unless the store asks
-   * for partial groups at once (`partialGroups: 'send'`, a pipelining store).
+   * Whether the queued commands may go now: any group while fewer appends than the store's
+   * `partialGroupsBeside` (default 1: none) are in flight; beside more, only a full group (so
+   * commits overlap the engine's work under load), while a partial one waits for them and
+   * grows (so a light load still shares one commit and fsync among the commands that arrive
+   * during one, instead of one each).
    */
   private mayFlush(): boolean {
     if (this.entries.length === 0 || this.failed) return false;
-    if (this.inFlight === 0) return true;
-    return (
-      this.inFlight < this.maxInFlight &&
-      (this.sendPartialGroups || this.entries.length >= this.groupCommands)
-    );
+    if (this.inFlight < this.partialBeside) return true;
+    return this.inFlight < this.maxInFlight && this.entries.length >= this.groupCommands;
   }
 
   private scheduleFlush(): void {

@@ -261,7 +261,7 @@ test('submit when a queued append fails refuses the appends behind it unwritten,
 function gatedStore(
   t: TestContext,
   name: string,
-  settings: Pick<Store, 'appendsInFlight' | 'partialGroups'>,
+  settings: Pick<Store, 'appendsInFlight' | 'partialGroupsBeside'>,
 ): { store: Store; inner: Store; batches: number[][]; gates: (() => void)[] } {
   const dir = makeTempDir(`bourse-sequencer-${name}-`);
   const inner = openSqliteStore(join(dir, 'bourse.db'));
@@ -307,10 +307,10 @@ test('submit when appends are in flight hands over a full group at once and lets
   assert.equal(stateHash((await recover(inner)).exchange.state), stateHash(sequencer.exchange.state));
 });
 
-test('submit when the store asks for partial groups at once hands each over at the end of its turn, up to the appends in flight', async (t) => {
+test('submit when the store takes partial groups beside appends in flight hands each over at the end of its turn, up to that many', async (t) => {
   const { store, inner, batches, gates } = gatedStore(t, 'partial', {
-    appendsInFlight: 2,
-    partialGroups: 'send',
+    appendsInFlight: 3,
+    partialGroupsBeside: 2,
   });
   const sequencer = new Sequencer(new Exchange(), 0, store, { snapshotEvery: 0, groupCommands: 4 });
   t.after(() => sequencer.stop());
@@ -322,13 +322,23 @@ test('submit when the store asks for partial groups at once hands each over at t
   assert.deepEqual(batches, [[1], [2, 3]], 'a partial group goes beside the append in flight');
   submitted.push(sequencer.submit(createAccount()));
   await nextTurn();
-  assert.deepEqual(batches, [[1], [2, 3]], 'with the appends in flight at their limit it waits');
+  assert.deepEqual(batches, [[1], [2, 3]], 'with two in flight a partial group waits');
+  submitted.push(sequencer.submit(createAccount()), sequencer.submit(createAccount()));
+  submitted.push(sequencer.submit(createAccount()));
+  assert.deepEqual(batches, [[1], [2, 3], [4, 5, 6, 7]], 'a full group still goes beside them');
+  submitted.push(sequencer.submit(createAccount()));
+  await nextTurn();
+  assert.equal(batches.length, 3, 'and a partial one after it waits');
   gates.shift()?.();
   await submitted[0];
-  await until(() => batches.length === 3, 'the waiting group handed over once an append returned');
-  assert.deepEqual(batches[2], [4]);
+  await nextTurn();
+  assert.equal(batches.length, 3, 'still two in flight: it waits');
+  gates.shift()?.();
+  await submitted[1];
+  await until(() => batches.length === 4, 'the waiting group handed over once one fewer was in flight');
+  assert.deepEqual(batches[3], [8]);
   for (const open of gates.splice(0)) open();
   await Promise.all(submitted);
-  assert.equal(await inner.lastSeq(), 4);
+  assert.equal(await inner.lastSeq(), 8);
   assert.equal(stateHash((await recover(inner)).exchange.state), stateHash(sequencer.exchange.state));
 });
