@@ -1,27 +1,23 @@
 // The SQLite writer thread: owns the store's write connection, so commits and their fsyncs
 // never block the event loop that serves requests. Plain JavaScript on purpose: it runs
 // without the TypeScript loader, and knows nothing of the schema — the main thread
-// (sqlite-writer.ts) sends each statement's text once and then, per write, groups of rows:
-// [statementIndex, rows], each row its values in the statement's column order.
+// (sqlite-writer.ts) sends each statement once (a text, or an insert's multi-row template:
+// statement-set.mjs) and then, per write, groups of rows: [statementIndex, rows], each row its
+// values in the statement's column order.
 // Messages are handled one at a time, in order, each answered with its outcome.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { StatementSet } from './statement-set.mjs';
 
 const db = new Database(workerData.file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL');
 db.pragma('busy_timeout = 5000');
 
-const statements = [];
-const prepare = (texts) => {
-  for (const text of texts) statements.push(db.prepare(text));
-};
+const statements = new StatementSet(db);
 // groups: [statementIndex, values[][]][] written in one transaction (all or nothing).
 const write = db.transaction((groups) => {
-  for (const [index, rows] of groups) {
-    const statement = statements[index];
-    for (const values of rows) statement.run(values);
-  }
+  for (const [index, rows] of groups) statements.run(index, rows);
 });
 
 // Appends (writes marked `chained`) may be queued several at a time: once one fails, every
@@ -39,7 +35,7 @@ function append(groups) {
 }
 
 function handle(request) {
-  if (request.statements) prepare(request.statements);
+  if (request.statements) statements.add(request.statements);
   switch (request.op) {
     case 'write':
       if (request.chained) append(request.groups);

@@ -5,8 +5,9 @@
  * and their fsyncs leave the event loop, or inline on the store's connection.
  *
  * This side turns targets into statements: one prepared statement per table and mode (a table
- * with merge rules merges an upsert into the stored row, others replace it), its text sent to
- * the thread once. A write is then its groups, `[statement, rows]`, each row the values in the
+ * with merge rules merges an upsert into the stored row, others replace it), sent to the
+ * thread once as a template the thread can repeat for several rows per call
+ * (statement-set.mjs). A write is then its groups, `[statement, rows]`, each row the values in the
  * statement's column order, exactly as the batch holds them: nothing is copied or renamed on
  * the event loop (the thread receives them by structured clone). The thread answers each
  * request in order; if it dies, every pending request fails and the next one starts a new
@@ -19,6 +20,7 @@ import { RingQueue } from '../../runtime/ring-queue.ts';
 import { folded } from '../fold-rows.ts';
 import type { RowBatch, RowWrite, Target, Value } from '../projection.ts';
 import { mergeAssignments, tableOf } from '../schema.ts';
+import { StatementSet, type InsertTemplate, type StatementSpec } from './statement-set.mjs';
 
 type WriterResponse =
   { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string; code: string };
@@ -39,7 +41,8 @@ type WriterRequest =
   | { op: 'pragma'; text: string }
   | { op: 'close' };
 
-function statementText(table: string, mode: RowWrite['mode']): string {
+/** The insert writing `table`'s rows in `mode`, as a template several rows can share. */
+function insertTemplate(table: string, mode: RowWrite['mode']): InsertTemplate {
   const spec = tableOf(table);
   const columns = spec.columns.map(([name]) => name);
   const merge = mode === 'upsert' && spec.merge !== undefined;
@@ -47,7 +50,11 @@ function statementText(table: string, mode: RowWrite['mode']): string {
   const conflict = merge
     ? ` ON CONFLICT(${spec.primaryKey}) DO UPDATE SET ${mergeAssignments(spec, 'sqlite').join(', ')}`
     : '';
-  return `${verb} INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${conflict}`;
+  return {
+    head: `${verb} INTO ${table} (${columns.join(', ')}) VALUES `,
+    row: `(${columns.map(() => '?').join(', ')})`,
+    tail: conflict,
+  };
 }
 
 /** Where writes run: a writer thread (the server's default), or inline on the caller's connection. */
@@ -55,20 +62,18 @@ export type WriterMode = 'thread' | 'inline';
 
 /** The inline writer: the thread's handler, run on the main connection. */
 class InlineWriter {
-  private readonly statements: Database.Statement[] = [];
+  private readonly statements: StatementSet;
   private readonly write: (groups: Group[]) => void;
 
   constructor(private readonly db: Database.Database) {
+    this.statements = new StatementSet(db);
     this.write = db.transaction((groups: Group[]) => {
-      for (const [index, rows] of groups) {
-        const statement = this.statements[index] as Database.Statement;
-        for (const values of rows) statement.run(values);
-      }
+      for (const [index, rows] of groups) this.statements.run(index, rows);
     });
   }
 
-  handle(request: WriterRequest & { statements?: string[] }): unknown {
-    for (const text of request.statements ?? []) this.statements.push(this.db.prepare(text));
+  handle(request: WriterRequest & { statements?: StatementSpec[] }): unknown {
+    this.statements.add(request.statements ?? []);
     if (request.op === 'write') return this.write(request.groups);
     if (request.op === 'pragma') return this.db.pragma(request.text);
     return undefined;
@@ -81,12 +86,12 @@ export class SqliteWriter {
   private nextId = 1;
   /** Requests sent to the thread, oldest first: it answers them one at a time, in order. */
   private readonly pending = new RingQueue<Waiting>();
-  /** Statement texts in the order the writer prepares them (its index is the statement's). */
-  private readonly texts: string[] = [];
+  /** Statements in the order the writer prepares them (its index is the statement's). */
+  private readonly specs: StatementSpec[] = [];
   /** Statement index by target slot. */
   private readonly bySlot: number[] = [];
   private readonly byText = new Map<string, number>();
-  private unsent: string[] = [];
+  private unsent: StatementSpec[] = [];
 
   constructor(
     private readonly file: string,
@@ -124,7 +129,7 @@ export class SqliteWriter {
 
   /** Saves a snapshot and deletes older ones, in one transaction. */
   saveSnapshot(snapshot: Snapshot): Promise<unknown> {
-    const save = this.statementFor(statementText('snapshots', 'upsert'));
+    const save = this.statementFor(insertTemplate('snapshots', 'upsert'));
     const deleteOlder = this.statementFor('DELETE FROM snapshots WHERE seq < ?');
     return this.request({
       op: 'write',
@@ -151,18 +156,19 @@ export class SqliteWriter {
   private statementOf(target: Target): number {
     const index = this.bySlot[target.slot];
     if (index !== undefined) return index;
-    const statement = this.statementFor(statementText(target.table.name, target.mode));
+    const statement = this.statementFor(insertTemplate(target.table.name, target.mode));
     this.bySlot[target.slot] = statement;
     return statement;
   }
 
-  private statementFor(text: string): number {
-    let index = this.byText.get(text);
+  private statementFor(spec: StatementSpec): number {
+    const key = typeof spec === 'string' ? spec : `${spec.head}${spec.row}${spec.tail}`;
+    let index = this.byText.get(key);
     if (index === undefined) {
-      index = this.texts.length;
-      this.texts.push(text);
-      this.byText.set(text, index);
-      this.unsent.push(text);
+      index = this.specs.length;
+      this.specs.push(spec);
+      this.byText.set(key, index);
+      this.unsent.push(spec);
     }
     return index;
   }
@@ -195,7 +201,7 @@ export class SqliteWriter {
       workerData: { file: this.file },
     });
     // A new thread has no statements prepared: send every text again with the first request.
-    this.unsent = [...this.texts];
+    this.unsent = [...this.specs];
     worker.on('message', (response: WriterResponse) => {
       if (this.pending.peek()?.id !== response.id) return;
       const waiting = this.pending.shift() as Waiting;
