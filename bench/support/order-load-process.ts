@@ -34,6 +34,8 @@ export interface OrderLoadInput {
   ratePerSecond?: number;
   signing: { apiKey: string; secretKey: string; passphrase: string };
   checkEvery?: number;
+  /** When set, the result also gives p99 and the largest latency per window of this many ms. */
+  windowMs?: number;
 }
 
 export interface OrderLoadResult {
@@ -50,6 +52,18 @@ export interface OrderLoadResult {
   p999Ms: number;
   clientCpuPercent: number;
   firstFailure: string;
+  /** Per `windowMs` of scheduled time, in order: p99 and the largest latency (ms). */
+  windows?: { p99Ms: number; maxMs: number }[];
+}
+
+/** p99 and the largest latency of the answers scheduled in each window of `windowMs`. */
+function windowsOf(scheduled: number[], latencies: number[], windowMs: number): OrderLoadResult['windows'] {
+  const byWindow: number[][] = [];
+  scheduled.forEach((at, index) => (byWindow[Math.floor(at / windowMs)] ??= []).push(latencies[index] ?? 0));
+  return Array.from(byWindow, (window = []) => {
+    const sorted = Float64Array.from(window).sort();
+    return { p99Ms: percentile(sorted, 0.99), maxMs: sorted[sorted.length - 1] ?? 0 };
+  });
 }
 
 function buildRequest(input: OrderLoadInput): Buffer {
@@ -191,6 +205,7 @@ export function runOrderLoad(input: OrderLoadInput): Promise<OrderLoadResult> {
       p999Ms: percentile(sorted, 0.999),
       clientCpuPercent: ((cpu.user + cpu.system) / 1000 / elapsedMs) * 100,
       firstFailure,
+      ...(input.windowMs ? { windows: windowsOf(scheduled, latencies, input.windowMs) } : {}),
     };
   });
 }

@@ -21,6 +21,7 @@ export function entryLoad(
   ratePerSecond: number,
   durationMs: number,
   connections = 64,
+  windowMs?: number,
 ): Promise<OrderLoadResult> {
   return runOrderLoad({
     host: '127.0.0.1',
@@ -32,5 +33,6 @@ export function entryLoad(
     signing: child.trader,
     checkEvery: 50,
     ...(ratePerSecond > 0 ? { ratePerSecond } : {}),
+    ...(windowMs ? { windowMs } : {}),
   });
 }

@@ -9,7 +9,10 @@
  *
  * Also: BENCH_STORE=postgres, BENCH_CONNECTIONS (64), BENCH_CHILD_ENV (JSON of extra
  * environment for the child), BENCH_NODE_OPTIONS (space-separated Node flags for the child,
- * e.g. `--trace-gc-nvp` with BENCH_CHILD_LOG=file to keep its output).
+ * e.g. `--trace-gc-nvp` with BENCH_CHILD_LOG=file to keep its output), BENCH_WINDOW_MS (also
+ * print p99 and the largest latency of each window of that many ms: a long steady run,
+ * BENCH_DURATION_MS=40000 BENCH_WINDOW_MS=4000, shows what a 4 s run can miss, such as the
+ * kernel's writeback every 30 s under PostgreSQL, docs/configuration.md).
  */
 import { benchDatabase, startBourseChild } from './bourse-child.ts';
 import { ORDERS_PER_REQUEST } from './order-batch.ts';
@@ -25,7 +28,13 @@ const child = await startBourseChild({
 });
 
 const load = (ratePerSecond: number, durationMs: number) =>
-  entryLoad(child, ratePerSecond, durationMs, Number(process.env.BENCH_CONNECTIONS ?? 64));
+  entryLoad(
+    child,
+    ratePerSecond,
+    durationMs,
+    Number(process.env.BENCH_CONNECTIONS ?? 64),
+    Number(process.env.BENCH_WINDOW_MS ?? 0),
+  );
 const pid = child.process.pid ?? 0;
 
 /** µs of CPU per order of each part, over one run that served `orders`. */
@@ -57,7 +66,10 @@ try {
         `${rate > 0 ? `${rate * ORDERS_PER_REQUEST} orders/s asked` : 'closed loop'}: ${served} served, ` +
           `p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, p999 ${result.p999Ms.toFixed(2)} ms` +
           `${result.non200 + result.errors + result.refusedItems > 0 ? `, FAILURES: ${result.firstFailure}` : ''}\n` +
-          `  ${cpuText(threads, backends, result.requests * ORDERS_PER_REQUEST)}\n`,
+          `  ${cpuText(threads, backends, result.requests * ORDERS_PER_REQUEST)}\n` +
+          (result.windows
+            ? `  p99 / max per window: ${result.windows.map((w) => `${w.p99Ms.toFixed(1)}/${w.maxMs.toFixed(1)}`).join(' ')} ms\n`
+            : ''),
       );
     }
   }
