@@ -59,9 +59,15 @@ export class Batch {
   readonly tickers = new Set<string>();
   private readonly latestFill = new Map<string, FillView>();
 
+  /**
+   * `watched`: whether anyone subscribes to a uid's private channels. Private rows of the others
+   * are not gathered (most orders of a busy server belong to accounts with no socket open); the
+   * book mirror and public rows are kept whatever the subscriptions.
+   */
   constructor(
     private readonly state: EngineState,
     private readonly mirror: BookMirror,
+    private readonly watched: (uid: string) => boolean = () => true,
   ) {}
 
   private add<T>(map: Map<string, T[]>, key: string, value: T): void {
@@ -76,11 +82,13 @@ export class Batch {
         const { order } = event;
         const book = this.mirror.apply(this.state, order);
         if (book) this.books.add(book);
+        if (!this.watched(order.uid)) return;
         this.add(this.orders, order.uid, { order, latestFill: this.latestFill.get(order.orderId) });
         this.touchedUids.add(order.uid);
         return;
       }
       case 'FillRecorded':
+        if (!this.watched(event.fill.uid)) return;
         this.latestFill.set(event.fill.orderId, event.fill);
         this.add(this.fills, event.fill.uid, event.fill);
         this.touchedUids.add(event.fill.uid);
@@ -95,25 +103,30 @@ export class Batch {
         this.tickers.add(instrumentKey(event.category as Category, event.symbol));
         return;
       case 'PositionClosed':
+        if (!this.watched(event.position.uid)) return;
         this.add(this.closed, event.position.uid, event.position);
         this.touchedUids.add(event.position.uid);
         return;
       case 'BillPosted':
       case 'FundingRecorded':
       case 'FundingSettled':
-        this.touchedUids.add(event.uid);
+        this.touch(event.uid);
         return;
       case 'TransferRecorded':
-        this.touchedUids.add(event.fromUid);
-        this.touchedUids.add(event.toUid);
+        this.touch(event.fromUid);
+        this.touch(event.toUid);
         return;
       default:
         this.collectOther(event as { type: string; plan?: PlanChange });
     }
   }
 
+  private touch(uid: string): void {
+    if (this.watched(uid)) this.touchedUids.add(uid);
+  }
+
   private collectOther(event: { type: string; plan?: PlanChange }): void {
-    if (event.type === 'PlanUpdated' && event.plan) {
+    if (event.type === 'PlanUpdated' && event.plan && this.watched(event.plan.uid)) {
       this.add(this.plans, event.plan.uid, event.plan);
       this.touchedUids.add(event.plan.uid);
     }

@@ -225,7 +225,7 @@ export class Hub {
     if (first.seq !== this.lastSeq + 1) this.stale = true;
     this.lastSeq = last.seq;
     try {
-      const batch = new Batch(this.state, this.mirror);
+      const batch = new Batch(this.state, this.mirror, (uid) => (this.byUid.get(uid)?.size ?? 0) > 0);
       for (const entry of entries) for (const event of entry.events) batch.collect(event);
       this.pushPrivate(batch);
       this.pushBooks(batch);

@@ -122,3 +122,55 @@ test('private pushes when a batch has orders and fills send the orders first', (
   assert.equal(row?.status, 'filled');
   assert.equal(row?.tradeScope, 'T');
 });
+
+test('a batch when only one account is watched gathers that account alone and still keeps the book mirror', () => {
+  const harness = new EngineHarness();
+  const maker = harness.account({ BTC: '1' });
+  const taker = harness.account({ USDT: '100000' });
+  const mirror = new BookMirror();
+  const batch = new Batch(harness.state, mirror, (uid) => uid === taker);
+  const resting = harness.run({
+    type: 'PlaceOrders',
+    timeMs: harness.nowMs,
+    uid: maker,
+    category: 'SPOT',
+    items: [
+      {
+        symbol: 'BTCUSDT',
+        side: 'sell',
+        orderType: 'limit',
+        timeInForce: 'gtc',
+        stpMode: 'none',
+        price: '61000',
+        quantity: '0.02',
+      },
+    ],
+  });
+  const taking = harness.run({
+    type: 'PlaceOrders',
+    timeMs: harness.nowMs,
+    uid: taker,
+    category: 'SPOT',
+    items: [
+      {
+        symbol: 'BTCUSDT',
+        side: 'buy',
+        orderType: 'limit',
+        timeInForce: 'gtc',
+        stpMode: 'none',
+        price: '61000',
+        quantity: '0.01',
+      },
+    ],
+  });
+  for (const event of [...resting.events, ...taking.events]) batch.collect(event);
+  assert.deepEqual([...batch.touchedUids], [taker]);
+  assert.deepEqual([...batch.orders.keys()], [taker]);
+  assert.deepEqual([...batch.fills.keys()], [taker]);
+  assert.equal(batch.orders.get(taker)?.[0]?.latestFill?.uid, taker);
+  const book = mirror.of('SPOT:BTCUSDT');
+  assert.ok(book.closeBatch(), "the maker's resting order, unwatched, still moved the mirror");
+  const instrument = harness.state.instruments.get('SPOT:BTCUSDT');
+  assert.ok(instrument);
+  assert.deepEqual(book.top(instrument, 1).asks, [['61000', '0.01']]);
+});
