@@ -41,6 +41,33 @@ const plan: PlanChange = {
   updatedTimeMs: 2_000,
 };
 
+/** A PlaceOrders command of one good-till-cancelled BTCUSDT spot limit order. */
+function spotLimit(
+  harness: EngineHarness,
+  uid: string,
+  side: 'buy' | 'sell',
+  price: string,
+  quantity: string,
+) {
+  return {
+    type: 'PlaceOrders' as const,
+    timeMs: harness.nowMs,
+    uid,
+    category: 'SPOT' as const,
+    items: [
+      {
+        symbol: 'BTCUSDT',
+        side,
+        orderType: 'limit' as const,
+        timeInForce: 'gtc' as const,
+        stpMode: 'none' as const,
+        price,
+        quantity,
+      },
+    ],
+  };
+}
+
 function subscription(
   harness: EngineHarness,
   dialect: 'v2' | 'v3',
@@ -91,23 +118,7 @@ test('private pushes when a batch has orders and fills send the orders first', (
   const services = { sequencer: { exchange: harness.exchange } } as unknown as Services;
   const batch = new Batch(harness.state, new BookMirror());
   harness.place(maker, 'SPOT', { side: 'sell', price: '60000', quantity: '0.01' });
-  const placed = harness.run({
-    type: 'PlaceOrders',
-    timeMs: harness.nowMs,
-    uid: taker,
-    category: 'SPOT',
-    items: [
-      {
-        symbol: 'BTCUSDT',
-        side: 'buy',
-        orderType: 'limit',
-        timeInForce: 'gtc',
-        stpMode: 'none',
-        price: '60000',
-        quantity: '0.01',
-      },
-    ],
-  });
+  const placed = harness.run(spotLimit(harness, taker, 'buy', '60000', '0.01'));
   for (const event of placed.events) batch.collect(event);
   const fill = subscription(harness, 'v2', { instType: 'SPOT', channel: 'fill', instId: 'default' });
   const orders = subscription(harness, 'v2', { instType: 'SPOT', channel: 'orders', instId: 'default' });
@@ -129,40 +140,8 @@ test('a batch when only one account is watched gathers that account alone and st
   const taker = harness.account({ USDT: '100000' });
   const mirror = new BookMirror();
   const batch = new Batch(harness.state, mirror, (uid) => uid === taker);
-  const resting = harness.run({
-    type: 'PlaceOrders',
-    timeMs: harness.nowMs,
-    uid: maker,
-    category: 'SPOT',
-    items: [
-      {
-        symbol: 'BTCUSDT',
-        side: 'sell',
-        orderType: 'limit',
-        timeInForce: 'gtc',
-        stpMode: 'none',
-        price: '61000',
-        quantity: '0.02',
-      },
-    ],
-  });
-  const taking = harness.run({
-    type: 'PlaceOrders',
-    timeMs: harness.nowMs,
-    uid: taker,
-    category: 'SPOT',
-    items: [
-      {
-        symbol: 'BTCUSDT',
-        side: 'buy',
-        orderType: 'limit',
-        timeInForce: 'gtc',
-        stpMode: 'none',
-        price: '61000',
-        quantity: '0.01',
-      },
-    ],
-  });
+  const resting = harness.run(spotLimit(harness, maker, 'sell', '61000', '0.02'));
+  const taking = harness.run(spotLimit(harness, taker, 'buy', '61000', '0.01'));
   for (const event of [...resting.events, ...taking.events]) batch.collect(event);
   assert.deepEqual([...batch.touchedUids], [taker]);
   assert.deepEqual([...batch.orders.keys()], [taker]);
