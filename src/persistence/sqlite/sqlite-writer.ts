@@ -200,7 +200,7 @@ export class SqliteWriter {
     const worker = new Worker(new URL('./sqlite-writer-worker.mjs', import.meta.url), {
       workerData: { file: this.file },
     });
-    // A new thread has no statements prepared: send every text again with the first request.
+    // A new thread has no statements prepared: send every one again with the first request.
     this.unsent = [...this.specs];
     worker.on('message', (response: WriterResponse) => {
       if (this.pending.peek()?.id !== response.id) return;
