@@ -10,7 +10,7 @@
  * Appends go to the store in order. Most stores take one at a time: commands submitted while
  * an append is in flight (a PostgreSQL round trip) form the next batch, written as soon as the
  * first returns. A store that queues appends itself (`appendsInFlight` > 1: the SQLite writer
- * thread, PostgreSQL's chained statements) is handed each full group of `groupCommands`
+ * thread, PostgreSQL's pipelined statements) is handed each full group of `groupCommands`
  * commands as soon as it forms, even in the middle of a turn, so that its commit overlaps the
  * engine's work on the next group; a partial group goes at the end of a turn when fewer
  * appends than the store's `partialGroupsBeside` are in flight (by default only when none

@@ -20,7 +20,7 @@ import { RingQueue } from '../../runtime/ring-queue.ts';
 import { folded } from '../fold-rows.ts';
 import type { RowBatch, RowWrite, Target, Value } from '../projection.ts';
 import { mergeAssignments, tableOf } from '../schema.ts';
-import { StatementSet, type InsertTemplate, type StatementSpec } from './statement-set.mjs';
+import { oneRowText, StatementSet, type InsertTemplate, type StatementSpec } from './statement-set.mjs';
 
 type WriterResponse =
   { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string; code: string };
@@ -162,7 +162,7 @@ export class SqliteWriter {
   }
 
   private statementFor(spec: StatementSpec): number {
-    const key = typeof spec === 'string' ? spec : `${spec.head}${spec.row}${spec.tail}`;
+    const key = oneRowText(spec);
     let index = this.byText.get(key);
     if (index === undefined) {
       index = this.specs.length;

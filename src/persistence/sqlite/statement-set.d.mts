@@ -9,6 +9,9 @@ export interface InsertTemplate {
 
 export type StatementSpec = string | InsertTemplate;
 
+/** The text of a statement spec writing one row. */
+export function oneRowText(spec: StatementSpec): string;
+
 export class StatementSet {
   constructor(db: Database.Database);
   add(specs: readonly StatementSpec[]): void;

@@ -9,6 +9,11 @@
 /** Rows per statement, largest first. */
 const COUNTS = [32, 16, 8, 4, 2, 1];
 
+/** The text of a statement spec writing one row. */
+export function oneRowText(spec) {
+  return typeof spec === 'string' ? spec : spec.head + spec.row + spec.tail;
+}
+
 export class StatementSet {
   constructor(db) {
     this.db = db;
@@ -18,19 +23,15 @@ export class StatementSet {
   /** Prepares `specs` (texts or templates), indexed after those prepared before. */
   add(specs) {
     for (const spec of specs) {
-      if (typeof spec === 'string')
-        this.entries.push({ one: this.db.prepare(spec), template: null, forms: [] });
-      else {
-        const one = this.db.prepare(spec.head + spec.row + spec.tail);
-        this.entries.push({ one, template: spec, forms: [] });
-      }
+      const template = typeof spec === 'string' ? null : spec;
+      this.entries.push({ one: this.db.prepare(oneRowText(spec)), template, forms: [] });
     }
   }
 
   /** Runs statement `index` for each row, in order, several rows per call when it can. */
   run(index, rows) {
     const entry = this.entries[index];
-    if (entry.template === null || rows.length === 1) {
+    if (entry.template === null) {
       for (const values of rows) entry.one.run(values);
       return;
     }
