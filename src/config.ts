@@ -28,6 +28,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** SQLite writes in a writer thread (default) or inline on the event loop (BOURSE_SQLITE_WRITER). */
   sqliteWriter: 'thread' | 'inline';
+  /** Plain keep-alive requests parsed by bourse's HTTP/1.1 fast path, the rest by node:http (BOURSE_HTTP_FAST_PATH). */
+  httpFastPath: boolean;
   /** Price feeds and the liquidity provider (BOURSE_FEED, BOURSE_LIQUIDITY_*; docs/market-data.md). */
   market: MarketConfig;
   /** WebSocket limits (BOURSE_WS_*; docs/websocket.md). */
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: flag(env.BOURSE_SEED_DEMO, true, 'BOURSE_SEED_DEMO'),
     databaseUrl: databaseUrl(env.BOURSE_DATABASE_URL),
     sqliteWriter: sqliteWriter(env.BOURSE_SQLITE_WRITER),
+    httpFastPath: flag(env.BOURSE_HTTP_FAST_PATH, true, 'BOURSE_HTTP_FAST_PATH'),
     market: { feeds: parseFeedConfig(env.BOURSE_FEED), liquidity: parseLiquidityConfig(env) },
     websocket: parseWsConfig(env),
   };

@@ -8,7 +8,8 @@ import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { buildApp, clientIp } from './api/app.ts';
+import { buildApp, clientIp, MAX_BODY_BYTES } from './api/app.ts';
+import { installFastPath } from './api/http1/fast-path.ts';
 import { attachWebSocket, type WsGateway } from './api/ws/gateway.ts';
 import { failure } from './api/envelope.ts';
 import { wireError } from './api/error-map.ts';
@@ -132,6 +133,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
   const server: Server = createServer({ keepAlive: true }, (request, response) =>
     app.handle(request, response),
   );
+  const fastPath = config.httpFastPath ? installFastPath(server, app, MAX_BODY_BYTES) : null;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
     answerClientError(error, socket, services.wallNow()),
   );
@@ -140,7 +142,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     services,
     config: config.websocket,
     enforceAccountMode: config.enforceAccountMode,
-    clientIp: (request) => clientIp(request, config.trustProxy),
+    clientIp: (request) => clientIp(request.headers, request.socket.remoteAddress, config.trustProxy),
     onError: (error) =>
       logger.error('websocket error', { error: error instanceof Error ? error.message : String(error) }),
   });
@@ -184,6 +186,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        fastPath?.closeAllConnections();
       });
       await sequencer.drain();
       await sequencer.snapshot();

@@ -1,6 +1,8 @@
 /**
- * The HTTP edge on node:http: routing, raw body capture, authentication, rate limits, the
- * envelope and the error mapping. It builds commands and reads; it holds no business rules.
+ * The HTTP edge: routing, raw body capture, authentication, rate limits, the envelope and the
+ * error mapping. It builds commands and reads; it holds no business rules. It serves an
+ * `EdgeRequest` whichever HTTP/1.1 layer parsed it: node:http (`handle`) or the fast path for
+ * plain keep-alive requests (src/api/http1, `serve`).
  *
  * Why not a framework: signature checks need the raw bytes as sent, the envelope and error
  * codes are the venue's rather than a framework's, and a thin router keeps the signed-request
@@ -29,8 +31,29 @@ export interface AppOptions {
   trustProxy: boolean;
 }
 
+/** A parsed request, whichever HTTP layer parsed it. */
+export interface EdgeRequest {
+  /** Upper case. */
+  method: string;
+  /** The request target as sent: path and query. */
+  url: string;
+  /** Lower-case names, as node:http gives them. */
+  headers: Record<string, string | string[] | undefined>;
+  remoteAddress: string;
+  /** The body as UTF-8 text ('' when there is none), or null when over MAX_BODY_BYTES. */
+  body: string | null | Promise<string | null>;
+}
+
+/** Where the answer goes: one JSON text with its status, or the connection is dropped. */
+export interface EdgeReply {
+  send(status: number, json: string): void;
+  abort(): void;
+}
+
 export interface App {
+  /** node:http's request and response. */
   handle(request: IncomingMessage, response: ServerResponse): void;
+  serve(request: EdgeRequest, reply: EdgeReply): void;
 }
 
 interface Matched {
@@ -78,10 +101,14 @@ function decodePathPart(text: string): string | null {
   }
 }
 
-export function clientIp(request: IncomingMessage, trustProxy: boolean): string {
-  const forwarded = trustProxy ? request.headers['x-forwarded-for'] : undefined;
+export function clientIp(
+  headers: EdgeRequest['headers'],
+  remoteAddress: string | undefined,
+  trustProxy: boolean,
+): string {
+  const forwarded = trustProxy ? headers['x-forwarded-for'] : undefined;
   const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-  const address = first || request.socket.remoteAddress || '';
+  const address = first || remoteAddress || '';
   return address.startsWith('::ffff:') ? address.slice(7) : address;
 }
 
@@ -133,9 +160,9 @@ export function buildApp(options: AppOptions): App {
   });
   const { services, logger } = options;
 
-  async function run(request: IncomingMessage, apiRequest: ApiRequest, rawQuery: string): Promise<Envelope> {
+  async function run(request: EdgeRequest, apiRequest: ApiRequest, rawQuery: string): Promise<Envelope> {
     const matched = match(apiRequest.method, apiRequest.path);
-    const rawBody = hasBody(request) ? await readBody(request) : '';
+    const rawBody = await request.body;
     if (!matched) {
       const v1 = /^\/api\/(spot|mix|margin)\/v1\//.test(apiRequest.path);
       throw new Rejected({ code: v1 ? 'API_V1_DECOMMISSIONED' : 'PATH_NOT_FOUND' });
@@ -190,7 +217,7 @@ export function buildApp(options: AppOptions): App {
 
   /** Serialises and sends the answer, then logs one line for the request. */
   function respond(
-    response: ServerResponse,
+    reply: EdgeReply,
     apiRequest: ApiRequest,
     startedNs: bigint,
     answer: Envelope,
@@ -213,11 +240,7 @@ export function buildApp(options: AppOptions): App {
       status = wire.http;
       text = JSON.stringify(envelope);
     }
-    response.writeHead(status, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(text),
-    });
-    response.end(text);
+    reply.send(status, text);
     if (!logger.enabled) return;
     logger.request({
       time: new Date().toISOString(),
@@ -248,17 +271,17 @@ export function buildApp(options: AppOptions): App {
     };
   }
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function serve(request: EdgeRequest, reply: EdgeReply): Promise<void> {
     const startedNs = logger.enabled ? process.hrtime.bigint() : 0n;
-    const url = request.url ?? '/';
+    const { url } = request;
     const queryAt = url.indexOf('?');
     const rawQuery = queryAt < 0 ? '' : url.slice(queryAt + 1);
     const apiRequest: ApiRequest = {
-      method: (request.method ?? 'GET').toUpperCase(),
+      method: request.method,
       path: queryAt < 0 ? url : url.slice(0, queryAt),
       query: parseQuery(rawQuery),
       body: undefined,
-      ip: clientIp(request, options.trustProxy),
+      ip: clientIp(request.headers, request.remoteAddress, options.trustProxy),
       headers: request.headers,
     };
     let answer: { envelope: Envelope; status: number };
@@ -267,17 +290,39 @@ export function buildApp(options: AppOptions): App {
     } catch (error) {
       answer = rejection(apiRequest, error);
     }
-    respond(response, apiRequest, startedNs, answer.envelope, answer.status);
+    respond(reply, apiRequest, startedNs, answer.envelope, answer.status);
   }
 
-  return {
-    handle(request, response) {
-      handle(request, response).catch((error: unknown) => {
+  const app: App = {
+    serve(request, reply) {
+      serve(request, reply).catch((error: unknown) => {
         logger.error('response failed', { error: error instanceof Error ? error.message : String(error) });
-        response.destroy();
+        reply.abort();
       });
     },
+    handle(request, response) {
+      app.serve(
+        {
+          method: (request.method ?? 'GET').toUpperCase(),
+          url: request.url ?? '/',
+          headers: request.headers,
+          remoteAddress: request.socket.remoteAddress ?? '',
+          body: hasBody(request) ? readBody(request) : '',
+        },
+        {
+          send(status, json) {
+            response.writeHead(status, {
+              'content-type': 'application/json',
+              'content-length': Buffer.byteLength(json),
+            });
+            response.end(json);
+          },
+          abort: () => response.destroy(),
+        },
+      );
+    },
   };
+  return app;
 }
 
 function dialectOf(path: string, match: (method: string, path: string) => Matched | null): Dialect {
