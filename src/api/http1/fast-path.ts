@@ -131,8 +131,8 @@ class FastConnection {
     private readonly held: Set<FastConnection>,
   ) {
     this.remoteAddress = socket.remoteAddress ?? '';
-    const keepAliveSeconds = Math.floor(keepAliveTimeoutMs / 1000);
-    this.keepAliveHeader = keepAliveSeconds > 0 ? `Keep-Alive: timeout=${keepAliveSeconds}\r\n` : '';
+    this.keepAliveHeader =
+      keepAliveTimeoutMs > 0 ? `Keep-Alive: timeout=${Math.floor(keepAliveTimeoutMs / 1000)}\r\n` : '';
     socket.on('data', this.onData);
     socket.on('drain', this.onDrain);
     socket.on('end', this.onEnd);
