@@ -42,13 +42,15 @@ test('parsePlainHead when there is no Content-Length gives a body length of 0', 
   assert.equal(parsed?.method, 'GET');
 });
 
-test('parsePlainHead when a header is named like an Object property keeps it as a plain header', () => {
+test('parsePlainHead when names come in any case gives them in lower case, known or not', () => {
   const parsed = parsePlainHead(
-    head('GET / HTTP/1.1', 'Host: x', '__proto__: a', 'constructor: b'),
+    head('GET / HTTP/1.1', 'hOsT: x', 'aCcEsS-SiGn: s', 'X-Custom-Name: c', 'x-lower: l'),
     MAX_BODY_BYTES,
   );
-  assert.equal(parsed?.headers.__proto__, 'a');
-  assert.equal(parsed?.headers.constructor, 'b');
+  assert.deepEqual(
+    { ...parsed?.headers },
+    { host: 'x', 'access-sign': 's', 'x-custom-name': 'c', 'x-lower': 'l' },
+  );
 });
 
 test('parsePlainHead when the request is not in the plain form gives null (node:http parses it)', () => {
@@ -76,6 +78,11 @@ test('parsePlainHead when the request is not in the plain form gives null (node:
     ['control byte in a value', head('GET / HTTP/1.1', 'Host: x', 'X-A: a\u0000b')],
     ['non-ASCII byte in a value', head('GET / HTTP/1.1', 'Host: x', 'X-A: caf\u00e9')],
     ['bare LF', 'GET / HTTP/1.1\nHost: x'],
+    ['CR inside a value', head('GET / HTTP/1.1', 'Host: x', 'X-A: a\rb')],
+    ['LF inside a value', head('GET / HTTP/1.1', 'Host: x', 'X-A: a\nb')],
+    ['LF inside a name', head('GET / HTTP/1.1', 'Host: x', 'X\nA: b')],
+    ['a name that is an Object property', head('GET / HTTP/1.1', 'Host: x', 'Constructor: b')],
+    ['__proto__', head('GET / HTTP/1.1', 'Host: x', '__proto__: b')],
     ['folded line', head('GET / HTTP/1.1', 'Host: x', 'X-A: a', ' b')],
     ['no colon', head('GET / HTTP/1.1', 'Host: x', 'Bad Header')],
     ['space before the colon', head('GET / HTTP/1.1', 'Host : x')],
