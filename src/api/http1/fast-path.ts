@@ -147,13 +147,17 @@ class FastConnection {
   private read(chunk: Buffer): void {
     this.unread.push(chunk);
     this.unreadBytes += chunk.length;
-    if (this.handingOff || this.unreadBytes < this.needBytes) return;
-    const data = this.unread.length === 1 ? chunk : Buffer.concat(this.unread, this.unreadBytes);
+    if (!this.handingOff && !this.paused && this.unreadBytes >= this.needBytes) this.parse();
+  }
+
+  /** Serves the whole requests read so far, until 16 answers are pending. */
+  private parse(): void {
+    const data = this.unread.length === 1 ? (this.unread[0] as Buffer) : Buffer.concat(this.unread);
     this.unread = [];
     this.unreadBytes = 0;
     this.needBytes = 0;
     let offset = 0;
-    while (offset < data.length) {
+    while (offset < data.length && this.answers.length < MAX_PENDING_ANSWERS) {
       const headEnd = data.indexOf(HEAD_END, offset);
       if (headEnd < 0 || headEnd - offset > MAX_HEAD_BYTES) {
         if (headEnd >= 0 || data.length - offset > MAX_HEAD_BYTES) return this.handOff(data.subarray(offset));
@@ -221,6 +225,8 @@ class FastConnection {
     if (this.answers.length >= MAX_PENDING_ANSWERS || this.socket.writableNeedDrain) return;
     this.paused = false;
     this.socket.resume();
+    // Requests read before the pause and not served yet.
+    if (this.unreadBytes > 0 && this.unreadBytes >= this.needBytes) this.parse();
   }
 
   /** Stops reading; once the answers before it are sent, the socket goes to node:http. */
