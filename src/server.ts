@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { buildApp, clientIp, MAX_BODY_BYTES } from './api/app.ts';
-import { installFastPath } from './api/http1/fast-path.ts';
+import { installFastPath, type FastPath } from './api/http1/fast-path.ts';
 import { attachWebSocket, type WsGateway } from './api/ws/gateway.ts';
 import { failure } from './api/envelope.ts';
 import { wireError } from './api/error-map.ts';
@@ -44,6 +44,8 @@ export interface RunningServer {
   market: Market;
   /** The WebSocket endpoints (src/api/ws). */
   websocket: WsGateway;
+  /** The HTTP/1.1 fast path (src/api/http1); null when BOURSE_HTTP_FAST_PATH is off. */
+  httpFastPath: FastPath | null;
   close(): Promise<void>;
 }
 
@@ -180,6 +182,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     logger,
     market,
     websocket,
+    httpFastPath: fastPath,
     async close() {
       await market.stop();
       await websocket.close();

@@ -29,6 +29,8 @@ export interface TestServer {
   services: RunningServer['services'];
   /** Price feeds and the liquidity provider; tests drive them with feeds.poll() / liquidity.requote(). */
   market: RunningServer['market'];
+  /** The HTTP/1.1 fast path; null when it is off. */
+  httpFastPath: RunningServer['httpFastPath'];
   /** Every line the server logged, in order. */
   logs: string[];
   dataDir: string;
@@ -80,6 +82,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     credentials: running.credentials as Credentials,
     services: running.services,
     market: running.market,
+    httpFastPath: running.httpFastPath,
     logs,
     dataDir,
     stop,
