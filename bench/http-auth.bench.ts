@@ -7,7 +7,7 @@
  * median of the per-run ratios, which is robust to other load on the machine).
  *
  * Settings: BENCH_RUNS (5), BENCH_DURATION_MS (3000), BENCH_WARMUP_MS (1000),
- * BENCH_CONNECTIONS (32).
+ * BENCH_CONNECTIONS (32); BOURSE_HTTP_FAST_PATH=false serves bourse through node:http alone.
  */
 import { cpus, loadavg } from 'node:os';
 import { execFile } from 'node:child_process';
@@ -51,6 +51,7 @@ async function main(): Promise<void> {
       BOURSE_RATE_LIMITS: 'off',
       BOURSE_FEED: 'off',
       BOURSE_LIQUIDITY: 'off',
+      BOURSE_HTTP_FAST_PATH: process.env.BOURSE_HTTP_FAST_PATH ?? '',
     }),
     log: 'off' as const,
   };
