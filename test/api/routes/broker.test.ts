@@ -31,10 +31,12 @@ async function advanceTo(operator: OperatorClient, targetMs: number): Promise<vo
   if (targetMs > now) await operator.advanceClock(targetMs - now);
 }
 
-/** 00:00 UTC of the day after the simulated clock's current day. */
+/** 00:00 UTC two days after the simulated clock's current day began: always more than a day ahead. */
 async function nextUtcMidnight(operator: OperatorClient): Promise<number> {
   const now = Number((await operator.getClock()).nowMs);
-  return Math.floor(now / DAY) * DAY + DAY;
+  // The midnight after next: the tests start an hour before it, which the next midnight may
+  // not leave room for (the clock starts at the wall time, and it may be 23:30 UTC).
+  return Math.floor(now / DAY) * DAY + 2 * DAY;
 }
 
 async function brokerWithSubs(h: Harness, count: number): Promise<{ broker: Trader; subs: string[] }> {
