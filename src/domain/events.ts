@@ -136,6 +136,8 @@ export interface IndexPriceSet {
 export interface OrderUpdated {
   type: 'OrderUpdated';
   order: OrderView;
+  /** This command opened the order: the event is its first (stores insert its row rather than upsert it). */
+  created: boolean;
 }
 
 /** One side of a trade, as the fill history reports it. */

@@ -181,7 +181,7 @@ export class Exchange {
     runClockJobs(state, state.nowMs);
     const context = createContext(state, state.nowMs, events);
     runBrokerageJobs(context);
-    const trading: TradingContext = { context, books: this.books, touched: new Map() };
+    const trading: TradingContext = { context, books: this.books, touched: new Map(), opened: new Set() };
     runTradingJobs(trading);
     const outcome = dispatch(trading, command);
     // Plan orders are evaluated after every command: any command can move the last price

@@ -45,7 +45,10 @@ export function fundingRateOf(view: FuturesView, instrument: Instrument): string
   if (fundingIntervalHours(instrument) === '') return '0';
   // futures: the rate that would settle now (engine/futures/funding.ts); a read-only context.
   const context = createContext(view.state, view.nowMs, []);
-  const rate = currentFundingRate({ context, books: view.books, touched: new Map() }, instrument);
+  const rate = currentFundingRate(
+    { context, books: view.books, touched: new Map(), opened: new Set() },
+    instrument,
+  );
   return formatScaled(rate, MONEY_SCALE);
 }
 

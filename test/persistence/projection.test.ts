@@ -84,18 +84,24 @@ test('rowsOfEntries when given entries writes each journal row with its encoded 
       checksumOf(body),
     ]);
   }
-  const ordersTarget = targetOf('orders', 'upsert');
-  const orders = batch.rowsOf(ordersTarget);
+  // Orders the entries open: one insert row each, holding the order's last state; updates of
+  // orders opened before them: upsert rows, in order.
   const updates = engine.entries
     .flatMap((entry) => entry.events)
     .filter((event) => event.type === 'OrderUpdated');
-  assert.equal(orders.length, updates.length, 'one order row per update, in order (folding is the store’s)');
-  assert.deepEqual(
-    orders.map((row) =>
-      orderOfRow(Object.fromEntries(ordersTarget.columns.map((name, at) => [name, row[at]]))),
-    ),
-    updates.map((event) => event.order),
-  );
+  const opened = new Map<string, unknown>();
+  const later: unknown[] = [];
+  for (const event of updates) {
+    if (event.created || opened.has(event.order.orderId)) opened.set(event.order.orderId, event.order);
+    else later.push(event.order);
+  }
+  assert.ok(opened.size > 0, 'the workload opens orders');
+  const ordersOf = (target: ReturnType<typeof targetOf>) =>
+    batch
+      .rowsOf(target)
+      .map((row) => orderOfRow(Object.fromEntries(target.columns.map((name, at) => [name, row[at]]))));
+  assert.deepEqual(ordersOf(targetOf('orders', 'insert')), [...opened.values()]);
+  assert.deepEqual(ordersOf(targetOf('orders', 'upsert')), later);
 });
 
 test('RowBatch when given rows of several targets keeps targets in first-use order and rows in order', () => {
@@ -114,4 +120,38 @@ test('RowBatch when given rows of several targets keeps targets in first-use ord
   ]);
   assert.equal(targetOf('agent_kyc', 'upsert'), kyc, 'one target per table and mode');
   assert.notEqual(targetOf('agent_kyc', 'insert'), kyc);
+});
+
+test('projectEvent when an order is opened and updated in one batch writes one insert row holding its last state', () => {
+  const view = (orderId: string, status: string) =>
+    ({
+      orderId,
+      uid: 'u1',
+      clientOid: orderId,
+      category: 'SPOT',
+      symbol: 'BTCUSDT',
+      status,
+      createdTimeMs: 1,
+      updatedTimeMs: 2,
+    }) as unknown;
+  const updated = (orderId: string, status: string, created: boolean) =>
+    ({ type: 'OrderUpdated', order: view(orderId, status), created }) as EngineEvent;
+  const batch = new RowBatch();
+  for (const event of [
+    updated('a', 'live', true),
+    updated('old', 'cancelled', false),
+    updated('b', 'live', true),
+    updated('a', 'filled', false),
+  ])
+    projectEvent(batch, event);
+  const rows = byTarget(batch);
+  const statusOf = (row: Value[] | undefined) => [row?.[0], row?.[5]];
+  assert.deepEqual((rows['insert orders'] ?? []).map(statusOf), [
+    ['a', 'filled'],
+    ['b', 'live'],
+  ]);
+  assert.deepEqual((rows['upsert orders'] ?? []).map(statusOf), [['old', 'cancelled']]);
+  const next = new RowBatch();
+  projectEvent(next, updated('b', 'cancelled', false));
+  assert.deepEqual(Object.keys(byTarget(next)), ['upsert orders']);
 });

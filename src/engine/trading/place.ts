@@ -140,6 +140,7 @@ export function openOrder(trading: TradingContext, fields: NewOrder): Order {
     updatedTimeMs: nowMs,
   };
   if (fields.clientOid) state.clientOids.set(`${uid}|${fields.clientOid}`, { orderId, timeMs: nowMs });
+  trading.opened.add(orderId);
   touch(trading, order);
   return order;
 }

@@ -15,6 +15,8 @@ export interface TradingContext {
   context: Context;
   books: Books;
   touched: Map<string, Order>;
+  /** Ids of the orders this command opened (openOrder), until finish reports them. */
+  opened: Set<string>;
 }
 
 export function lineOf(order: Pick<Order, 'category'>): 'spot' | 'futures' {
@@ -66,10 +68,15 @@ export function finish(trading: TradingContext): void {
     const instrument = state.instruments.get(instrumentKey(order.category, order.symbol));
     if (!instrument) throw new Error(`order ${order.orderId} of an unknown instrument`);
     if (trading.context.recording) {
-      trading.context.emit({ type: 'OrderUpdated', order: orderView(instrument, order) });
+      trading.context.emit({
+        type: 'OrderUpdated',
+        order: orderView(instrument, order),
+        created: trading.opened.has(order.orderId),
+      });
     }
     notePlanOrder(state, instrument, order);
     if (!isOpenStatus(order.status) && state.orders.delete(order.orderId)) countOpen(trading, order, -1);
   }
   trading.touched.clear();
+  trading.opened.clear();
 }
