@@ -65,7 +65,8 @@ function rowOf(event: EngineEvent, body: string): Record<string, unknown> {
   return row;
 }
 
-const orderRow = (order: OrderView, body: string) => rowOf({ type: 'OrderUpdated', order, created: true }, body);
+const orderRow = (order: OrderView, body: string) =>
+  rowOf({ type: 'OrderUpdated', order, created: true }, body);
 const fillRow = (fill: FillView, body: string) => rowOf({ type: 'FillRecorded', fill }, body);
 
 const spotFill: FillView = {
