@@ -199,6 +199,8 @@ class FastConnection {
       if (!socket.destroyed) socket.write(this.responseText(first.status, first.json));
       first = this.answers[0];
     }
+    // A client that does not read its answers stops being read from ('drain' resumes).
+    if (socket.writableNeedDrain) this.pause();
     if (this.answers.length > 0) return;
     if (this.handingOff) this.completeHandOff();
     else if (this.ended) socket.end();
