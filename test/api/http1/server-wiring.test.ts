@@ -3,6 +3,7 @@
  * BOURSE_HTTP_FAST_PATH is off, and the answers are the same either way.
  */
 import assert from 'node:assert/strict';
+import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import test from 'node:test';
 import { serverFor, type TestServer } from '../../support/server.ts';
@@ -45,4 +46,28 @@ test('server when the fast path is on serves a plain request through it, with no
   viaNode.close();
   assert.match(viaFast.text, /^HTTP\/1\.1 404 Not Found\r\n/);
   assert.equal(stable(viaFast.text), stable(viaNode.text));
+});
+
+test('server when clients send as fetch and node:http`s agent do serves them through the fast path', async (t) => {
+  const server = await serverFor(t);
+  const viaFetch = await fetch(`${server.url}/api/v2/public/time`, { signal: AbortSignal.timeout(5000) });
+  assert.equal(viaFetch.status, 200);
+  await viaFetch.text();
+  assert.equal(
+    server.httpFastPath?.connectionCount,
+    1,
+    'fetch (undici) keeps its connection on the fast path',
+  );
+  const agent = new Agent({ keepAlive: true });
+  t.after(() => agent.destroy());
+  const status = await new Promise<number>((resolve, reject) => {
+    const request = httpRequest(`${server.url}/api/v2/public/time`, { agent }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('error', reject);
+    request.end();
+  });
+  assert.equal(status, 200);
+  assert.equal(server.httpFastPath?.connectionCount, 2, 'node:http`s keep-alive agent too');
 });
