@@ -68,7 +68,7 @@ export class RowBatch {
   readonly targets: Target[] = [];
   /** Rows by target slot. */
   private readonly bySlot: (Value[][] | undefined)[] = [];
-  /** Where each row added by `addNew` sits in its target's rows, by primary key, by target slot. */
+  /** Where each row added by `addNew` sits in its target's rows, by primary key, by target slot (built when first needed). */
   private readonly newRows: (Map<Value, number> | undefined)[] = [];
 
   add(target: Target, values: Value[]): void {
@@ -85,22 +85,33 @@ export class RowBatch {
    * which costs PostgreSQL about a fifth less than an upsert (docs/performance.md).
    */
   addNew(target: Target, values: Value[]): void {
-    (this.newRows[target.slot] ??= new Map()).set(
-      values[target.keyIndex] as Value,
-      this.rowsOf(target).length,
-    );
+    this.newRows[target.slot]?.set(values[target.keyIndex] as Value, this.rowsOf(target).length);
     this.add(target, values);
   }
 
   /**
    * A later row of a key: it replaces the row `addNew` gave `inserted` for the same key in this
-   * batch (one statement may not insert a row and then upsert it), else it is an upsert.
+   * batch (one statement may not insert a row and then upsert it), else it is an upsert. The
+   * index of inserted rows by key is built on the first update that needs it: most batches
+   * (orders opened and done in one command) have none.
    */
   addUpdate(target: Target, inserted: Target, values: Value[]): void {
-    const at = this.newRows[inserted.slot]?.get(values[target.keyIndex] as Value);
     const rows = this.bySlot[inserted.slot];
-    if (at !== undefined && rows !== undefined) rows[at] = values;
-    else this.add(target, values);
+    if (rows !== undefined) {
+      let byKey = this.newRows[inserted.slot];
+      if (byKey === undefined) {
+        byKey = new Map();
+        for (let at = 0; at < rows.length; at += 1)
+          byKey.set((rows[at] as Value[])[inserted.keyIndex] as Value, at);
+        this.newRows[inserted.slot] = byKey;
+      }
+      const at = byKey.get(values[target.keyIndex] as Value);
+      if (at !== undefined) {
+        rows[at] = values;
+        return;
+      }
+    }
+    this.add(target, values);
   }
 
   /** A named row, laid out by its table's columns (a missing column is undefined). */
