@@ -135,19 +135,46 @@ function jsonOrUndefined(text: string): unknown {
   }
 }
 
-function readBody(request: IncomingMessage): Promise<string | null> {
+function readBody(request: IncomingMessage, maxBodyBytes: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
     request.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true;
+      if (size > maxBodyBytes) tooLarge = true;
       else chunks.push(chunk);
     });
     request.on('end', () => resolve(tooLarge ? null : Buffer.concat(chunks).toString('utf8')));
     request.on('error', reject);
   });
+}
+
+/** node:http's request and response as the edge's request and reply. */
+export function nodeEdge(
+  request: IncomingMessage,
+  response: ServerResponse,
+  maxBodyBytes = MAX_BODY_BYTES,
+): { request: EdgeRequest; reply: EdgeReply } {
+  return {
+    request: {
+      method: (request.method ?? 'GET').toUpperCase(),
+      url: request.url ?? '/',
+      headers: request.headers,
+      remoteAddress: request.socket.remoteAddress ?? '',
+      body: hasBody(request) ? readBody(request, maxBodyBytes) : '',
+    },
+    reply: {
+      send(status, json) {
+        response.writeHead(status, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(json),
+        });
+        response.end(json);
+      },
+      abort: () => response.destroy(),
+    },
+  };
 }
 
 export function buildApp(options: AppOptions): App {
@@ -301,25 +328,8 @@ export function buildApp(options: AppOptions): App {
       });
     },
     handle(request, response) {
-      app.serve(
-        {
-          method: (request.method ?? 'GET').toUpperCase(),
-          url: request.url ?? '/',
-          headers: request.headers,
-          remoteAddress: request.socket.remoteAddress ?? '',
-          body: hasBody(request) ? readBody(request) : '',
-        },
-        {
-          send(status, json) {
-            response.writeHead(status, {
-              'content-type': 'application/json',
-              'content-length': Buffer.byteLength(json),
-            });
-            response.end(json);
-          },
-          abort: () => response.destroy(),
-        },
-      );
+      const edge = nodeEdge(request, response);
+      app.serve(edge.request, edge.reply);
     },
   };
   return app;

@@ -31,7 +31,7 @@ import { cancelAllOrders, cancelOrders } from './trading/cancel.ts';
 import { modifyOrder } from './trading/modify.ts';
 import { replaceOrder } from './trading/replace.ts';
 import { placeOrders } from './trading/place.ts';
-import { finish, type TradingContext } from './trading/trading-context.ts';
+import { finish, tradingContext, type TradingContext } from './trading/trading-context.ts';
 import { settleDeliveriesDue } from './futures/delivery.ts';
 import { settleFundingDue, setFundingRate } from './futures/funding.ts';
 import { enforceFuturesRisk } from './futures/liquidation.ts';
@@ -181,7 +181,7 @@ export class Exchange {
     runClockJobs(state, state.nowMs);
     const context = createContext(state, state.nowMs, events);
     runBrokerageJobs(context);
-    const trading: TradingContext = { context, books: this.books, touched: new Map(), opened: new Set() };
+    const trading = tradingContext(context, this.books);
     runTradingJobs(trading);
     const outcome = dispatch(trading, command);
     // Plan orders are evaluated after every command: any command can move the last price

@@ -18,6 +18,7 @@ import { DEFAULT_TIERS } from '../engine/futures/tiers.ts';
 import { lotsToQuantity } from '../engine/instruments/scales.ts';
 import type { EngineState } from '../engine/state.ts';
 import type { Books } from '../engine/trading/books.ts';
+import { tradingContext } from '../engine/trading/trading-context.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -45,10 +46,7 @@ export function fundingRateOf(view: FuturesView, instrument: Instrument): string
   if (fundingIntervalHours(instrument) === '') return '0';
   // futures: the rate that would settle now (engine/futures/funding.ts); a read-only context.
   const context = createContext(view.state, view.nowMs, []);
-  const rate = currentFundingRate(
-    { context, books: view.books, touched: new Map(), opened: new Set() },
-    instrument,
-  );
+  const rate = currentFundingRate(tradingContext(context, view.books), instrument);
   return formatScaled(rate, MONEY_SCALE);
 }
 

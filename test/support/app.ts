@@ -4,8 +4,8 @@
  * It uses the production `buildApp`, so what it tests is the production edge.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../src/api/app.ts';
+import { closeServer, listenOnLoopback } from './http.ts';
 import { createLogger } from '../../src/api/logger.ts';
 import type { Route } from '../../src/api/request.ts';
 import { caller } from '../../src/api/request.ts';
@@ -56,15 +56,6 @@ export async function startExtraApp(
     trustProxy: options.trustProxy ?? false,
   });
   const http = createServer({ keepAlive: true }, (request, response) => app.handle(request, response));
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    logs,
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeAllConnections();
-      }),
-  };
+  const port = await listenOnLoopback(http);
+  return { url: `http://127.0.0.1:${port}`, logs, close: () => closeServer(http) };
 }

@@ -3,7 +3,8 @@
  * envelope, and a raw-socket sender for requests fetch refuses to build (bad request lines,
  * control characters, duplicate headers).
  */
-import { connect } from 'node:net';
+import type { Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 
 export interface Envelope<T = unknown> {
   code: string;
@@ -84,5 +85,19 @@ export function sendRaw(baseUrl: string, request: string | Buffer, timeoutMs = 5
       else reject(error);
     });
     socket.write(request);
+  });
+}
+
+/** Starts `server` on 127.0.0.1 at a free port; gives the port. */
+export async function listenOnLoopback(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/** Stops `server`, closing the connections node:http holds. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
   });
 }

@@ -19,6 +19,11 @@ export interface TradingContext {
   opened: Set<string>;
 }
 
+/** A command's trading view, nothing touched yet. */
+export function tradingContext(context: Context, books: Books): TradingContext {
+  return { context, books, touched: new Map(), opened: new Set() };
+}
+
 export function lineOf(order: Pick<Order, 'category'>): 'spot' | 'futures' {
   return order.category === 'SPOT' || order.category === 'MARGIN' ? 'spot' : 'futures';
 }

@@ -6,9 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
-import type { App, EdgeRequest, EdgeReply } from '../../../src/api/app.ts';
+import { closeServer, listenOnLoopback } from '../../support/http.ts';
+import { nodeEdge, type App, type EdgeRequest, type EdgeReply } from '../../../src/api/app.ts';
 import { installFastPath, type FastPath } from '../../../src/api/http1/fast-path.ts';
 
 const MAX_BODY_BYTES = 4096;
@@ -40,31 +41,8 @@ function echo(request: EdgeRequest, via: Echo['via'], reply: EdgeReply): void {
 const app: App = {
   serve: (request, reply) => echo(request, 'fast', reply),
   handle(request, response) {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks);
-      echo(
-        {
-          method: request.method ?? '',
-          url: request.url ?? '',
-          headers: request.headers,
-          remoteAddress: '',
-          body: body.length > MAX_BODY_BYTES ? null : body.toString('utf8'),
-        },
-        'node',
-        {
-          send(status, json) {
-            response.writeHead(status, {
-              'content-type': 'application/json',
-              'content-length': Buffer.byteLength(json),
-            });
-            response.end(json);
-          },
-          abort: () => response.destroy(),
-        },
-      );
-    });
+    const edge = nodeEdge(request, response, MAX_BODY_BYTES);
+    echo(edge.request, 'node', edge.reply);
   },
 };
 
@@ -79,16 +57,12 @@ before(async () => {
   server.on('upgrade', (request, socket) =>
     socket.end(`HTTP/1.1 101 Switching Protocols\r\nx-upgraded: ${request.url}\r\n\r\n`),
   );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  port = await listenOnLoopback(server);
 });
 
 after(async () => {
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-    fastPath.closeAllConnections();
-  });
+  fastPath.closeAllConnections();
+  await closeServer(server);
 });
 
 interface Answer {

@@ -7,8 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { after, before, test } from 'node:test';
+import { closeServer, listenOnLoopback } from '../../support/http.ts';
 import { parsePlainHead } from '../../../src/api/http1/plain-head.ts';
 import { Random } from '../../support/random.ts';
 
@@ -28,16 +29,10 @@ before(async () => {
     response.end(text);
     request.resume();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  port = await listenOnLoopback(server);
 });
 
-after(async () => {
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-});
+after(() => closeServer(server));
 
 /** node:http's reading of `head` (latin1 bytes): its echo, or null when it refused the request. */
 function nodeParse(head: string): Promise<unknown> {
