@@ -15,7 +15,7 @@ import type { Services } from '../services.ts';
 import { signedRoutes } from './route-kit.ts';
 import { v2MixFill, v2MixOrder } from '../wire/futures.ts';
 import { mixReference, productTypeOf } from './mix-input.ts';
-import { failureText, parseItem, parseV2MixOrder } from './order-input.ts';
+import { failureText, parsedValues, parseItem, parseV2MixOrder } from './order-input.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
 import { submit } from './futures-service.ts';
 import { cancel, cancelAll, findOrder, openOrderViews, place } from './trading-service.ts';
@@ -64,7 +64,7 @@ export function v2MixTradeRoutes(services: Services): Route[] {
         marginCoin: body.marginCoin,
       };
       const parsed = list.map((item) => parseItem(() => parse(request, item, defaults, category)));
-      const valid = parsed.flatMap((item) => (item.ok ? [item.value] : []));
+      const valid = parsedValues(parsed);
       const placed = valid.length > 0 ? await place(services, uidOf(request), category, valid) : [];
       const lists: Lists = { successList: [], failureList: [] };
       let next = 0;

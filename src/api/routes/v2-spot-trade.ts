@@ -10,7 +10,7 @@ import { caller, reject, Rejected, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
 import { signedRoutes } from './route-kit.ts';
 import { v2SpotFill, v2SpotOpenOrder, v2SpotOrder } from '../wire/orders.ts';
-import { failureText, parseItem, parseV2SpotOrder } from './order-input.ts';
+import { failureText, parsedValues, parseItem, parseV2SpotOrder } from './order-input.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
 import { cancel, cancelAll, findOrder, openOrderViews, place } from './trading-service.ts';
 
@@ -69,7 +69,7 @@ export function v2SpotTradeRoutes(services: Services): Route[] {
       const list = orderList(body);
       const symbol = batchSymbol(body);
       const parsed = list.map((item) => parseItem(() => parseV2SpotOrder(item, symbol)));
-      const valid = parsed.flatMap((item) => (item.ok ? [item.value] : []));
+      const valid = parsedValues(parsed);
       const placed = valid.length > 0 ? await place(services, uidOf(request), 'SPOT', valid) : [];
       const lists: BatchLists = { successList: [], failureList: [] };
       let next = 0;
@@ -105,7 +105,7 @@ export function v2SpotTradeRoutes(services: Services): Route[] {
           return spotReference(fields, symbol ?? optionalString(fields, 'symbol'));
         }),
       );
-      const valid = parsed.flatMap((item) => (item.ok ? [item.value] : []));
+      const valid = parsedValues(parsed);
       const results = valid.length > 0 ? await cancel(services, uidOf(request), valid) : [];
       const lists: BatchLists = { successList: [], failureList: [] };
       let next = 0;

@@ -20,7 +20,7 @@ import {
 import type { Services } from '../services.ts';
 import { signedRoutes } from './route-kit.ts';
 import { v3Fill, v3Order } from '../wire/orders.ts';
-import { failureText, parseItem, parseV3Order, v3Category } from './order-input.ts';
+import { failureText, parsedValues, parseItem, parseV3Order, v3Category } from './order-input.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
 import { cancel, cancelAll, findOrder, openOrderViews, permissionAreaOf, place } from './trading-service.ts';
 
@@ -104,10 +104,10 @@ export function v3TradeRoutes(services: Services): Route[] {
         if (items.length === 0) reject('PARAM_EMPTY', 'orderList');
         if (items.length > MAX_BATCH) reject('BATCH_TOO_LARGE', String(MAX_BATCH));
         const parsed = items.map((item) => parseItem(() => parseV3Order(item)));
-        const categories = new Set(parsed.flatMap((item) => (item.ok ? [item.value.category] : [])));
-        if (categories.size > 1) reject('PARAM_ERROR', 'category');
-        const category = [...categories][0] ?? 'SPOT';
-        const valid: OrderRequest[] = parsed.flatMap((item) => (item.ok ? [item.value.request] : []));
+        const orders = parsedValues(parsed);
+        const category = orders[0]?.category ?? 'SPOT';
+        if (orders.some((order) => order.category !== category)) reject('PARAM_ERROR', 'category');
+        const valid: OrderRequest[] = orders.map((order) => order.request);
         const placed =
           valid.length > 0 ? await place(services, caller(request).account.uid, category, valid) : [];
         let next = 0;
@@ -131,7 +131,7 @@ export function v3TradeRoutes(services: Services): Route[] {
       const items = asArray(request.body, 'orderList');
       if (items.length > MAX_BATCH) reject('BATCH_TOO_LARGE', String(MAX_BATCH));
       const parsed = items.map((item) => parseItem(() => reference(asObject(item, 'order'))));
-      const valid = parsed.flatMap((item) => (item.ok ? [item.value] : []));
+      const valid = parsedValues(parsed);
       const results = valid.length > 0 ? await cancel(services, caller(request).account.uid, valid) : [];
       let next = 0;
       return parsed.map((item) =>

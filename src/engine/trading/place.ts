@@ -169,17 +169,16 @@ export function execute(trading: TradingContext, valid: ValidOrder, order: Order
   const { instrument } = valid;
   const book = trading.books.of(valid.key);
   const marketBuy = order.quoteAmount > 0n;
+  // One object shape whatever the order (absent fields undefined): spreading the optional
+  // ones cost ~2% of the event loop under order entry.
   const result = match(book, {
     orderId: order.orderId,
     ownerId: stpOwner(trading.context.state, order.uid),
     side: order.side,
     kind: order.orderType,
-    ...(order.orderType === 'limit'
-      ? { priceTicks: order.priceTicks }
-      : valid.protectionTicks !== undefined
-        ? { priceTicks: valid.protectionTicks }
-        : {}),
-    ...(marketBuy ? { quoteBudget: order.quoteAmount } : { lots: order.quantityLots - order.filledLots }),
+    priceTicks: order.orderType === 'limit' ? order.priceTicks : valid.protectionTicks,
+    quoteBudget: marketBuy ? order.quoteAmount : undefined,
+    lots: marketBuy ? undefined : order.quantityLots - order.filledLots,
     quoteOf: scalesOf(instrument).quoteOf,
     timeInForce: order.timeInForce,
     stpMode: order.stpMode,

@@ -84,6 +84,12 @@ function percentText(ratio: string): string {
   return String(Number(ratio) * 100);
 }
 
+/** The price tick as the venue's messages name it. Formatted only for a message: for every order it cost ~2% of the loop. */
+function tickText(instrument: Instrument): string {
+  const places = scalesOf(instrument).pricePlaces;
+  return instrument.priceMultiplier || (10 ** -places).toFixed(places);
+}
+
 function timeReached(text: string, nowMs: number): boolean {
   return text !== '' && text !== '-1' && text !== '0' && Number(text) <= nowMs;
 }
@@ -118,9 +124,9 @@ export function validateOrder(
   if (request.orderType === 'limit') {
     if (request.price === undefined) return fail('PARAM_EMPTY', 'price');
     const ticks = priceToTicks(instrument, request.price);
-    const tick = instrument.priceMultiplier || (10 ** -scales.pricePlaces).toFixed(scales.pricePlaces);
-    if (ticks === 'precision') return fail('PRICE_PRECISION_INVALID', 'price scale error', tick);
-    if (ticks === 'step') return fail('PRICE_STEP_INVALID', 'price', tick);
+    if (ticks === 'precision')
+      return fail('PRICE_PRECISION_INVALID', 'price scale error', tickText(instrument));
+    if (ticks === 'step') return fail('PRICE_STEP_INVALID', 'price', tickText(instrument));
     if (ticks === 'range' || ticks <= 0) return fail('PARAM_ERROR', 'price');
     priceTicks = ticks;
   }

@@ -1,0 +1,65 @@
+/**
+ * v3 place-batch over real HTTP: an item that does not parse is answered in its place while
+ * the others are placed in order; a batch naming two categories is refused whole.
+ */
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import { OperatorClient } from '../../support/operator.ts';
+import { data } from '../../support/scenario.ts';
+import { serverFor, TEST_OPERATOR_TOKEN } from '../../support/server.ts';
+import { SigningClient } from '../../support/signing.ts';
+
+const spotBuy = (clientOid: string, price: string) => ({
+  category: 'SPOT',
+  symbol: 'BTCUSDT',
+  side: 'buy',
+  orderType: 'limit',
+  qty: '0.01',
+  price,
+  clientOid,
+});
+
+/** A new account with 10,000 USDT in spot, and a client signing with its key. */
+async function fundedTrader(t: TestContext): Promise<SigningClient> {
+  const server = await serverFor(t);
+  const operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
+  const { uid } = await operator.createAccount();
+  await operator.deposit(uid, { coin: 'USDT', amount: '10000', wallet: 'spot' });
+  return new SigningClient(server.url, await operator.createApiKey(uid));
+}
+
+test('v3 place-batch answers a malformed item in its place and places the rest in order', async (t) => {
+  const client = await fundedTrader(t);
+
+  const { side: _omitted, ...sideless } = spotBuy('bad', '50000');
+  const answers = data<{ orderId: string | null; clientOid: string; code?: string }[]>(
+    await client.post('/api/v3/trade/place-batch', {
+      body: [spotBuy('first', '50000'), sideless, spotBuy('third', '50001')],
+    }),
+  );
+  assert.deepEqual(
+    answers.map((answer) => [answer.clientOid, answer.orderId === null, answer.code ?? 'placed']),
+    [
+      ['first', false, 'placed'],
+      ['bad', true, '40019'],
+      ['third', false, 'placed'],
+    ],
+  );
+  const open = data<{ list: { clientOid: string }[] }>(
+    await client.get('/api/v3/trade/unfilled-orders', { query: { category: 'SPOT' } }),
+  );
+  assert.deepEqual(open.list.map((order) => order.clientOid).sort(), ['first', 'third']);
+});
+
+test('v3 place-batch naming two categories is refused whole', async (t) => {
+  const client = await fundedTrader(t);
+
+  const response = await client.post('/api/v3/trade/place-batch', {
+    body: [spotBuy('a', '50000'), { ...spotBuy('b', '50000'), category: 'USDT-FUTURES' }],
+  });
+  assert.deepEqual([response.body?.code, response.body?.msg], ['40020', 'Parameter category error']);
+  const open = data<{ list: unknown[] }>(
+    await client.get('/api/v3/trade/unfilled-orders', { query: { category: 'SPOT' } }),
+  );
+  assert.equal(open.list.length, 0, 'nothing of a refused batch is placed');
+});
