@@ -4,8 +4,10 @@
 // (sqlite-writer.ts) sends each statement once (a text, or an insert's multi-row template:
 // statement-set.mjs) and then, per write, groups of rows: [statementIndex, rows], each row its
 // values in the statement's column order.
-// Messages are handled one at a time, in order, each answered with its outcome.
-import { parentPort, workerData } from 'node:worker_threads';
+// Messages are handled in order, each answered with its outcome. Appends that queued while
+// the thread was busy (a commit's fsync) commit together: one transaction and one fsync for
+// all of them (group commit across appends), all or none.
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { StatementSet } from './statement-set.mjs';
 
@@ -24,10 +26,17 @@ const write = db.transaction((groups) => {
 // later one is refused unwritten until `resume`, so the journal never gets a gap.
 let refusing = null;
 
-function append(groups) {
+// Several appends' groups in one transaction: each append's groups in its order.
+const writeAll = db.transaction((appends) => {
+  for (const groups of appends) for (const [index, rows] of groups) statements.run(index, rows);
+});
+
+/** Commits `appends` (each an append's groups) in one transaction. */
+function append(appends) {
   if (refusing !== null) throw new Error(`an earlier append failed (${refusing}); refused until resumed`);
   try {
-    write(groups);
+    if (appends.length === 1) write(appends[0]);
+    else writeAll(appends);
   } catch (error) {
     refusing = String(error?.message ?? error);
     throw error;
@@ -38,7 +47,7 @@ function handle(request) {
   if (request.statements) statements.add(request.statements);
   switch (request.op) {
     case 'write':
-      if (request.chained) append(request.groups);
+      if (request.chained) append([request.groups]);
       else write(request.groups);
       return undefined;
     case 'resume':
@@ -54,18 +63,47 @@ function handle(request) {
   }
 }
 
-parentPort.on('message', (request) => {
-  let response;
+function outcome(request, run) {
   try {
-    response = { id: request.id, ok: true, value: handle(request) };
+    return { id: request.id, ok: true, value: run() };
   } catch (error) {
-    response = {
-      id: request.id,
-      ok: false,
-      message: String(error?.message ?? error),
-      code: error?.code ?? '',
-    };
+    return { id: request.id, ok: false, message: String(error?.message ?? error), code: error?.code ?? '' };
   }
-  parentPort.postMessage(response);
-  if (request.op === 'close') parentPort.close();
-});
+}
+
+const isAppend = (request) => request.op === 'write' && request.chained === true;
+
+/**
+ * `first`, then every message already queued behind it, in order: a run of appends commits
+ * as one; anything else is handled alone, between them.
+ */
+function handleQueued(first) {
+  let next = first;
+  while (next !== undefined) {
+    if (!isAppend(next)) {
+      const request = next;
+      parentPort.postMessage(outcome(request, () => handle(request)));
+      if (request.op === 'close') {
+        parentPort.close();
+        return;
+      }
+      next = receiveMessageOnPort(parentPort)?.message;
+      continue;
+    }
+    const run = [next];
+    next = receiveMessageOnPort(parentPort)?.message;
+    while (next !== undefined && isAppend(next)) {
+      run.push(next);
+      next = receiveMessageOnPort(parentPort)?.message;
+    }
+    for (const request of run) if (request.statements) statements.add(request.statements);
+    // Each answer says how many appends its transaction held (sqlite-writer.test.ts reads it).
+    const result = outcome(run[0], () => {
+      append(run.map((request) => request.groups));
+      return run.length;
+    });
+    for (const request of run) parentPort.postMessage({ ...result, id: request.id });
+  }
+}
+
+parentPort.on('message', handleQueued);

@@ -104,7 +104,9 @@ export class SqliteWriter {
   /**
    * Writes a batch in one transaction; resolves once committed. `chained` (appends): in the
    * writer thread, once a chained write fails every later one is refused unwritten until
-   * `resume`, so several may be queued without risking a gap in the journal.
+   * `resume`, so several may be queued without risking a gap in the journal; and appends that
+   * queued while the thread was committing commit together, in one transaction (all or none),
+   * the promise then resolving to how many appends that transaction held.
    */
   write(batch: RowBatch, chained = false): Promise<unknown> {
     const groups: Group[] = new Array<Group>(batch.targets.length);

@@ -1,0 +1,95 @@
+/**
+ * The SQLite writer thread's group commit: appends that queue while it is committing commit
+ * together, in one transaction, all or none.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import Database from 'better-sqlite3';
+import { RowBatch, targetOf } from '../../../src/persistence/projection.ts';
+import { MIGRATIONS, ddl } from '../../../src/persistence/schema.ts';
+import { SqliteWriter } from '../../../src/persistence/sqlite/sqlite-writer.ts';
+import { makeTempDir, removeDir } from '../../support/server.ts';
+
+const JOURNAL = targetOf('journal', 'insert');
+
+/** A writer thread on a fresh file holding the journal table, and a reader of that file. */
+function writerOnFreshFile(t: TestContext): { writer: SqliteWriter; journalSeqs: () => number[] } {
+  const dir = makeTempDir('bourse-writer-');
+  const file = join(dir, 'bourse.db');
+  const setup = new Database(file);
+  setup.pragma('journal_mode = WAL');
+  const journal = MIGRATIONS.flatMap((migration) => migration.tables).find(
+    (table) => table.name === 'journal',
+  );
+  assert.ok(journal);
+  for (const statement of ddl(journal, 'sqlite')) setup.exec(statement);
+  setup.close();
+  const writer = new SqliteWriter(file, 'thread');
+  t.after(async () => {
+    await writer.close();
+    removeDir(dir);
+  });
+  const journalSeqs = () => {
+    const reader = new Database(file, { readonly: true });
+    try {
+      return reader
+        .prepare('SELECT seq FROM journal ORDER BY seq')
+        .all()
+        .map((row) => (row as { seq: number }).seq);
+    } finally {
+      reader.close();
+    }
+  };
+  return { writer, journalSeqs };
+}
+
+/** Journal rows `from`..`to` (inclusive), bodies of `bodyBytes`. */
+function journalRows(from: number, to: number, bodyBytes = 16): RowBatch {
+  const batch = new RowBatch();
+  for (let seq = from; seq <= to; seq += 1) batch.add(JOURNAL, [seq, seq, 'Test', 'x'.repeat(bodyBytes), 0]);
+  return batch;
+}
+
+// The blocker is a plain (unchained) write of many rows: while the thread commits it, the
+// appends sent right after it queue; it is never grouped with them, whatever the timing.
+const BLOCKER_ROWS = 40_000;
+
+test('write when appends queue behind a commit in progress commits them in one transaction', async (t) => {
+  const { writer, journalSeqs } = writerOnFreshFile(t);
+  const blocker = writer.write(journalRows(1, BLOCKER_ROWS, 200));
+  const appends = [1, 2, 3].map((index) =>
+    writer.write(journalRows(BLOCKER_ROWS + index, BLOCKER_ROWS + index), true),
+  );
+  assert.equal(await blocker, undefined);
+  assert.deepEqual(await Promise.all(appends), [3, 3, 3], 'each answer names a transaction of three appends');
+  assert.deepEqual(journalSeqs().slice(-4), [
+    BLOCKER_ROWS,
+    BLOCKER_ROWS + 1,
+    BLOCKER_ROWS + 2,
+    BLOCKER_ROWS + 3,
+  ]);
+});
+
+test('write when one append of a group fails writes none of the group and refuses appends until resumed', async (t) => {
+  const { writer, journalSeqs } = writerOnFreshFile(t);
+  const blocker = writer.write(journalRows(1, BLOCKER_ROWS, 200));
+  const sound = writer.write(journalRows(BLOCKER_ROWS + 1, BLOCKER_ROWS + 1), true);
+  // Seq 1 is the blocker's: the primary key refuses it.
+  const failing = writer.write(journalRows(1, 1), true);
+  const after = writer.write(journalRows(BLOCKER_ROWS + 2, BLOCKER_ROWS + 2), true);
+  await blocker;
+  const outcomes = await Promise.allSettled([sound, failing, after]);
+  assert.deepEqual(
+    outcomes.map((outcome) => outcome.status),
+    ['rejected', 'rejected', 'rejected'],
+  );
+  assert.equal(journalSeqs().length, BLOCKER_ROWS, 'nothing of the group is written');
+  await assert.rejects(
+    writer.write(journalRows(BLOCKER_ROWS + 1, BLOCKER_ROWS + 1), true),
+    /earlier append failed/,
+  );
+  await writer.resume();
+  assert.equal(await writer.write(journalRows(BLOCKER_ROWS + 1, BLOCKER_ROWS + 2), true), 1);
+  assert.equal(journalSeqs().length, BLOCKER_ROWS + 2);
+});
