@@ -7,7 +7,7 @@
 // Messages are handled in order, each answered with its outcome. Appends that queued while
 // the thread was busy (a commit's fsync) commit together: one transaction and one fsync for
 // all of them (group commit across appends), all or none.
-import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, Worker, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { StatementSet } from './statement-set.mjs';
 
@@ -15,6 +15,18 @@ const db = new Database(workerData.file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL');
 db.pragma('busy_timeout = 5000');
+
+// Checkpoints run in a thread of their own (sqlite-checkpointer.mjs); this connection
+// checkpoints only if the WAL outgrows FALLBACK_CHECKPOINT_PAGES (64 MiB of 4 KiB pages), which
+// bounds the WAL should the checkpointer fall behind or fail.
+const FALLBACK_CHECKPOINT_PAGES = 16_384;
+db.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
+const checkpointer = new Worker(new URL('./sqlite-checkpointer.mjs', import.meta.url), {
+  workerData: { file: workerData.file },
+});
+checkpointer.on('error', () => {
+  // Without it the fallback checkpoint keeps the WAL bounded.
+});
 
 const statements = new StatementSet(db);
 // groups: [statementIndex, values[][]][] written in one transaction (all or nothing).
@@ -56,6 +68,7 @@ function handle(request) {
     case 'pragma':
       return db.pragma(request.text);
     case 'close':
+      checkpointer.postMessage('close');
       db.close();
       return undefined;
     default:

@@ -1,8 +1,10 @@
 /**
  * The SQLite writer thread's group commit: appends that queue while it is committing commit
- * together, in one transaction, all or none.
+ * together, in one transaction, all or none; and its checkpointer thread, which copies the WAL
+ * into the database file while the writer's own checkpoint waits for a far larger WAL.
  */
 import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
@@ -14,7 +16,11 @@ import { makeTempDir, removeDir } from '../../support/server.ts';
 const JOURNAL = targetOf('journal', 'insert');
 
 /** A writer thread on a fresh file holding the journal table, and a reader of that file. */
-function writerOnFreshFile(t: TestContext): { writer: SqliteWriter; journalSeqs: () => number[] } {
+function writerOnFreshFile(t: TestContext): {
+  writer: SqliteWriter;
+  file: string;
+  journalSeqs: () => number[];
+} {
   const dir = makeTempDir('bourse-writer-');
   const file = join(dir, 'bourse.db');
   const setup = new Database(file);
@@ -41,7 +47,7 @@ function writerOnFreshFile(t: TestContext): { writer: SqliteWriter; journalSeqs:
       reader.close();
     }
   };
-  return { writer, journalSeqs };
+  return { writer, file, journalSeqs };
 }
 
 /** Journal rows `from`..`to` (inclusive), bodies of `bodyBytes`. */
@@ -92,4 +98,17 @@ test('write when one append of a group fails writes none of the group and refuse
   await writer.resume();
   assert.equal(await writer.write(journalRows(BLOCKER_ROWS + 1, BLOCKER_ROWS + 2), true), 1);
   assert.equal(journalSeqs().length, BLOCKER_ROWS + 2);
+});
+
+test('write when the WAL holds committed pages has them checkpointed into the database file by the checkpointer thread', async (t) => {
+  const { writer, file } = writerOnFreshFile(t);
+  const emptyBytes = statSync(file).size;
+  // About 2,000 pages: past SQLite's default automatic checkpoint (1,000), far below the
+  // writer's own fallback (16,384), so only the checkpointer thread copies them over.
+  await writer.write(journalRows(1, 20_000, 300), true);
+  const deadline = Date.now() + 10_000;
+  while (statSync(file).size < emptyBytes + 4_000_000 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.ok(statSync(file).size >= emptyBytes + 4_000_000, `database file ${statSync(file).size} bytes`);
 });
