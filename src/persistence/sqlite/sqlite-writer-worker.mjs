@@ -29,26 +29,21 @@ checkpointer.on('error', () => {
 });
 
 const statements = new StatementSet(db);
-// groups: [statementIndex, values[][]][] written in one transaction (all or nothing).
-const write = db.transaction((groups) => {
-  for (const [index, rows] of groups) statements.run(index, rows);
+// Writes in one transaction (all or nothing), each its groups: [statementIndex, values[][]][],
+// in order.
+const write = db.transaction((writes) => {
+  for (const groups of writes) for (const [index, rows] of groups) statements.run(index, rows);
 });
 
 // Appends (writes marked `chained`) may be queued several at a time: once one fails, every
 // later one is refused unwritten until `resume`, so the journal never gets a gap.
 let refusing = null;
 
-// Several appends' groups in one transaction: each append's groups in its order.
-const writeAll = db.transaction((appends) => {
-  for (const groups of appends) for (const [index, rows] of groups) statements.run(index, rows);
-});
-
 /** Commits `appends` (each an append's groups) in one transaction. */
 function append(appends) {
   if (refusing !== null) throw new Error(`an earlier append failed (${refusing}); refused until resumed`);
   try {
-    if (appends.length === 1) write(appends[0]);
-    else writeAll(appends);
+    write(appends);
   } catch (error) {
     refusing = String(error?.message ?? error);
     throw error;
@@ -59,8 +54,8 @@ function handle(request) {
   if (request.statements) statements.add(request.statements);
   switch (request.op) {
     case 'write':
-      if (request.chained) append([request.groups]);
-      else write(request.groups);
+      // Appends (chained writes) go through handleQueued's runs, never here.
+      write([request.groups]);
       return undefined;
     case 'resume':
       refusing = null;

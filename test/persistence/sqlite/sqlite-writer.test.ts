@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
 import { RowBatch, targetOf } from '../../../src/persistence/projection.ts';
-import { MIGRATIONS, ddl } from '../../../src/persistence/schema.ts';
+import { ddl, tableOf } from '../../../src/persistence/schema.ts';
 import { SqliteWriter } from '../../../src/persistence/sqlite/sqlite-writer.ts';
 import { makeTempDir, removeDir } from '../../support/server.ts';
 
@@ -25,11 +25,7 @@ function writerOnFreshFile(t: TestContext): {
   const file = join(dir, 'bourse.db');
   const setup = new Database(file);
   setup.pragma('journal_mode = WAL');
-  const journal = MIGRATIONS.flatMap((migration) => migration.tables).find(
-    (table) => table.name === 'journal',
-  );
-  assert.ok(journal);
-  for (const statement of ddl(journal, 'sqlite')) setup.exec(statement);
+  for (const statement of ddl(tableOf('journal'), 'sqlite')) setup.exec(statement);
   setup.close();
   const writer = new SqliteWriter(file, 'thread');
   t.after(async () => {
