@@ -21,13 +21,21 @@
  * Settings: BENCH_RUNS (5), BENCH_DURATION_MS (4000), BENCH_WARMUP_MS (1500),
  * BENCH_CONNECTIONS (64), BENCH_STORES (sqlite,postgres; also sqlite-thread and sqlite-inline:
  * BOURSE_SQLITE_WRITER set; sqlite is the default, the writer thread), BENCH_POSTGRES_URL (admin URL,
- * postgres://postgres@127.0.0.1:5432/postgres; a database is made and dropped).
+ * postgres://postgres@127.0.0.1:5432/postgres; a database is made and dropped),
+ * BENCH_POSTGRES_SETTINGS (wal_init_zero=off: given to that database, as docs/configuration.md
+ * recommends; empty for the server's own settings).
  */
 import { execFile } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { startBareServer } from './support/bare-server.ts';
-import { median, benchDatabase, startBourseChild, type BourseChild } from './support/bourse-child.ts';
+import {
+  BENCH_POSTGRES_SETTINGS,
+  benchDatabase,
+  median,
+  startBourseChild,
+  type BourseChild,
+} from './support/bourse-child.ts';
 import type { OrderLoadInput, OrderLoadResult } from './support/order-load-process.ts';
 import { orderBatch, ORDERS_PER_REQUEST, type Workload } from './support/order-batch.ts';
 
@@ -180,6 +188,14 @@ function report(rows: Row[]): void {
       `${CONNECTIONS} keep-alive connections, median of ${RUNS} runs of ${DURATION_MS / 1000} s`,
     `(Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}; each server and the load ` +
       'generator in their own processes, loopback)',
+    ...(STORES.includes('postgres')
+      ? [
+          `(PostgreSQL database settings: ${
+            BENCH_POSTGRES_SETTINGS.map(([name, value]) => `${name}=${value}`).join(', ') ||
+            "the server's own"
+          })`,
+        ]
+      : []),
     '',
     '| workload | server | orders/s | p50 ms | p99 ms | × bare | goal orders/s | p99 at half the goal rate | p99 at half its own rate |',
     '|---|---|---|---|---|---|---|---|---|',

@@ -63,11 +63,34 @@ async function admin(work: (client: pg.Client) => Promise<unknown>): Promise<voi
   }
 }
 
-/** A PostgreSQL database for this run; its drop is pushed onto `cleanups`. */
+/**
+ * Server settings given to the benchmark's databases (`ALTER DATABASE … SET`, so the server's
+ * own configuration is left alone), from BENCH_POSTGRES_SETTINGS (`name=value,…`; empty for
+ * none). The default, `wal_init_zero=off`, is what docs/configuration.md recommends: with it
+ * on (PostgreSQL's default) a new 16 MiB WAL segment is written full of zeros and fsynced
+ * before the commit that needs it returns, which stalled every commit for ~50 ms once per
+ * segment (every ~1.2 s at 25,000 orders/s) until the server had recycled enough segments.
+ */
+export const BENCH_POSTGRES_SETTINGS: [name: string, value: string][] = (
+  process.env.BENCH_POSTGRES_SETTINGS ?? 'wal_init_zero=off'
+)
+  .split(',')
+  .filter(Boolean)
+  .map((setting) => {
+    const match = /^([a-z_]+)=([A-Za-z0-9_.]+)$/.exec(setting.trim());
+    if (!match) throw new Error(`BENCH_POSTGRES_SETTINGS: "${setting}" is not name=value`);
+    return [match[1] as string, match[2] as string];
+  });
+
+/** A PostgreSQL database for this run, with BENCH_POSTGRES_SETTINGS; its drop is pushed onto `cleanups`. */
 export async function benchDatabase(cleanups: (() => Promise<void>)[]): Promise<string> {
   const name = `bourse_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
   await admin((client) => client.query(`CREATE DATABASE ${name}`));
   cleanups.push(() => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)));
+  await admin(async (client) => {
+    for (const [setting, value] of BENCH_POSTGRES_SETTINGS)
+      await client.query(`ALTER DATABASE ${name} SET ${setting} = '${value}'`);
+  });
   const url = new URL(BENCH_ADMIN_URL);
   url.pathname = `/${name}`;
   return url.toString();

@@ -9,7 +9,8 @@
  *   the previous answer arrives: the server's throughput ceiling;
  * - paced (`ratePerSecond`): requests leave on a fixed schedule spread over the connections,
  *   and latency runs from the scheduled time, not the send time, so a server that falls
- *   behind is charged for the wait (no coordinated omission).
+ *   behind is charged for the wait (no coordinated omission); a request a timer sent early
+ *   counts from its send.
  *
  * The request is re-signed every second (the venue allows ±30 s). Every `checkEvery`th answer
  * is parsed and each of its items must carry an orderId and no error code; the result counts
@@ -141,6 +142,8 @@ export function runOrderLoad(input: OrderLoadInput): Promise<OrderLoadResult> {
       sockets.push(socket);
       let pending: Buffer = Buffer.alloc(0);
       let scheduledAt = 0;
+      /** When the latency of the request in flight starts: its scheduled time, or its send if earlier. */
+      let startedAt = 0;
       let sequence = 0;
       const send = () => {
         scheduledAt = intervalMs
@@ -153,15 +156,21 @@ export function runOrderLoad(input: OrderLoadInput): Promise<OrderLoadResult> {
           return;
         }
         const wait = scheduledAt - performance.now();
-        if (wait > 0) setTimeout(() => socket.write(request), wait);
-        else socket.write(request);
+        const write = () => {
+          // A timer may fire up to a millisecond early (whole-millisecond clock): latency then
+          // runs from the send, never from a scheduled time still ahead.
+          startedAt = Math.min(scheduledAt, performance.now());
+          socket.write(request);
+        };
+        if (wait > 0) setTimeout(write, wait);
+        else write();
       };
       socket.on('connect', send);
       socket.on('data', (chunk: Buffer) => {
         pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
         const end = responseEnd(pending);
         if (!end) return;
-        latencies.push(performance.now() - scheduledAt);
+        latencies.push(performance.now() - startedAt);
         scheduled.push(scheduledAt - started);
         if (end.status !== 200) {
           non200 += 1;
