@@ -92,6 +92,11 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     sqliteWriter: config.sqliteWriter,
     onError: onStoreError,
   });
+  if (store.kind === 'postgres') {
+    // Advice only: a server that cannot say still starts (its next failure is the store's).
+    const advice = await store.settingsAdvice().catch(() => []);
+    for (const text of advice) logger.info('PostgreSQL setting', { advice: text });
+  }
   let recovered: Awaited<ReturnType<typeof recover>>;
   try {
     recovered = await recover(store);

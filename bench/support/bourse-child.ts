@@ -112,9 +112,14 @@ export async function startBourseChild(
 ): Promise<BourseChild> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bourse-bench-'));
   const port = await freePort();
+  // BENCH_CHILD_ENTRY: a bundled build of src/main.ts instead (profiling: a bundle keeps line
+  // numbers in the profile; docs/performance.md says how to make one).
+  const entry = process.env.BENCH_CHILD_ENTRY
+    ? [process.env.BENCH_CHILD_ENTRY]
+    : ['--import', 'tsx', 'src/main.ts'];
   const child = spawn(
     process.execPath,
-    ['--max-semi-space-size=64', ...(options.nodeOptions ?? []), '--import', 'tsx', 'src/main.ts'],
+    ['--max-semi-space-size=64', ...(options.nodeOptions ?? []), ...entry],
     {
       cwd: REPO_ROOT,
       env: {

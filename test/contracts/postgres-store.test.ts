@@ -60,7 +60,33 @@ const sameRows: ContractTest = {
   },
 };
 
+const advice: ContractTest = {
+  name: 'settingsAdvice names wal_init_zero while the database has it on, and nothing once it is off',
+  async body(t) {
+    const database = await databaseFor(t);
+    const adviceWith = async (value: 'on' | 'off') => {
+      const admin = new pg.Client({ connectionString: database.url });
+      await admin.connect();
+      await admin
+        .query(`ALTER DATABASE ${database.name} SET wal_init_zero = ${value}`)
+        .finally(() => admin.end());
+      // A database's settings apply to the sessions opened after them: a fresh store.
+      const store = await openPostgresStore(database.url);
+      try {
+        return await store.settingsAdvice();
+      } finally {
+        await store.close();
+      }
+    };
+    const on = await adviceWith('on');
+    assert.equal(on.length, 1);
+    assert.match(on[0] ?? '', /wal_init_zero is on.*set it off/);
+    assert.deepEqual(await adviceWith('off'), []);
+  },
+};
+
 await postgresTests('store contract tests', [
+  advice,
   ...storeContract(harness),
   sameRows,
   ...brokerageContract(harness),

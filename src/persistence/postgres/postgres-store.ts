@@ -25,6 +25,7 @@ import type { Sql } from '../queries.ts';
 import { ddl } from '../schema.ts';
 import { sqlReads, type Row } from '../sql-reads.ts';
 import { batchStatement, numbered } from './batch-write.ts';
+import { settingsAdvice } from './settings-advice.ts';
 
 export interface PostgresStoreOptions {
   /** Connections for reads (history queries); appends use one of their own, snapshots another. */
@@ -43,6 +44,8 @@ export interface PostgresStore extends Store {
   query(text: string, params?: unknown[]): Promise<Row[]>;
   /** The query plan of a read, one line per step. */
   explain(sql: Sql, options?: { analyze?: boolean }): Promise<string[]>;
+  /** What to change in the server's settings that cost commits (settings-advice.ts); [] when nothing. */
+  settingsAdvice(): Promise<string[]>;
 }
 
 const JOURNAL_PAGE = 5_000;
@@ -261,6 +264,9 @@ export async function openPostgresStore(
     ...sqlReads(all),
     async query(text, params = []) {
       return (await run(reader, { text: numbered(text), values: params })).rows;
+    },
+    settingsAdvice() {
+      return settingsAdvice(async (text) => (await run(reader, { text })).rows);
     },
     async explain(sql, explainOptions = {}) {
       const verb = explainOptions.analyze ? 'EXPLAIN (ANALYZE, COSTS OFF)' : 'EXPLAIN (COSTS OFF)';
