@@ -30,9 +30,9 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { startBareServer } from './support/bare-server.ts';
 import {
-  BENCH_POSTGRES_SETTINGS,
   benchDatabase,
   median,
+  postgresSettingsLine,
   startBourseChild,
   type BourseChild,
 } from './support/bourse-child.ts';
@@ -188,14 +188,7 @@ function report(rows: Row[]): void {
       `${CONNECTIONS} keep-alive connections, median of ${RUNS} runs of ${DURATION_MS / 1000} s`,
     `(Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}; each server and the load ` +
       'generator in their own processes, loopback)',
-    ...(STORES.includes('postgres')
-      ? [
-          `(PostgreSQL database settings: ${
-            BENCH_POSTGRES_SETTINGS.map(([name, value]) => `${name}=${value}`).join(', ') ||
-            "the server's own"
-          })`,
-        ]
-      : []),
+    ...(STORES.includes('postgres') ? [postgresSettingsLine()] : []),
     '',
     '| workload | server | orders/s | p50 ms | p99 ms | × bare | goal orders/s | p99 at half the goal rate | p99 at half its own rate |',
     '|---|---|---|---|---|---|---|---|---|',

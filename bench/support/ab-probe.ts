@@ -14,7 +14,13 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { benchDatabase, median, startBourseChild, type BourseChild } from './bourse-child.ts';
+import {
+  benchDatabase,
+  median,
+  postgresSettingsLine,
+  startBourseChild,
+  type BourseChild,
+} from './bourse-child.ts';
 import { ORDERS_PER_REQUEST } from './order-batch.ts';
 import { entryLoad } from './order-load.ts';
 
@@ -38,6 +44,7 @@ const figures = new Map(
   servers.map(([name]) => [name, { closed: [] as number[], p50: [] as number[], p99: [] as number[] }]),
 );
 try {
+  if (process.env.BENCH_STORE === 'postgres') process.stdout.write(`${postgresSettingsLine()}\n`);
   for (const [, child] of servers) await entryLoad(child, 0, 1_500);
   for (let round = 0; round < Number(process.env.BENCH_REPS ?? 5); round += 1) {
     for (const [name, child] of round % 2 === 0 ? servers : [...servers].reverse()) {

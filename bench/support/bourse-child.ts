@@ -82,6 +82,12 @@ export const BENCH_POSTGRES_SETTINGS: [name: string, value: string][] = (
     return [match[1] as string, match[2] as string];
   });
 
+/** A line for a report: the settings the benchmark's PostgreSQL databases were given. */
+export function postgresSettingsLine(): string {
+  const settings = BENCH_POSTGRES_SETTINGS.map(([name, value]) => `${name}=${value}`).join(', ');
+  return `(PostgreSQL database settings: ${settings || "the server's own"})`;
+}
+
 /** A PostgreSQL database for this run, with BENCH_POSTGRES_SETTINGS; its drop is pushed onto `cleanups`. */
 export async function benchDatabase(cleanups: (() => Promise<void>)[]): Promise<string> {
   const name = `bourse_bench_${process.pid}_${randomBytes(3).toString('hex')}`;

@@ -14,7 +14,7 @@
  * BENCH_DURATION_MS=40000 BENCH_WINDOW_MS=4000, shows what a 4 s run can miss, such as the
  * kernel's writeback every 30 s under PostgreSQL, docs/configuration.md).
  */
-import { benchDatabase, startBourseChild } from './bourse-child.ts';
+import { benchDatabase, postgresSettingsLine, startBourseChild } from './bourse-child.ts';
 import { ORDERS_PER_REQUEST } from './order-batch.ts';
 import { entryLoad } from './order-load.ts';
 import { postgresBackends, processCpuMs, spent, threadCpuMs } from './thread-cpu.ts';
@@ -52,6 +52,7 @@ function cpuText(threads: Map<number, number>, backends: Map<number, number>, or
 }
 
 try {
+  if (databaseUrl) process.stdout.write(`${postgresSettingsLine()}\n`);
   await load(0, 1_500);
   const rates = (process.env.BENCH_RATES ?? '0,2500').split(',').map(Number);
   for (let rep = 0; rep < Number(process.env.BENCH_REPS ?? 3); rep += 1) {
