@@ -65,11 +65,12 @@ const advice: ContractTest = {
   async body(t) {
     const database = await databaseFor(t);
     const adviceWith = async (value: 'on' | 'off') => {
-      const admin = new pg.Client({ connectionString: database.url });
-      await admin.connect();
-      await admin
+      // As the test user (a superuser: wal_init_zero is a superuser setting).
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      await client
         .query(`ALTER DATABASE ${database.name} SET wal_init_zero = ${value}`)
-        .finally(() => admin.end());
+        .finally(() => client.end());
       // A database's settings apply to the sessions opened after them: a fresh store.
       const store = await openPostgresStore(database.url);
       try {

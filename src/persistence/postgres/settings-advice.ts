@@ -29,7 +29,7 @@ const RULES: readonly Rule[] = [
 export async function settingsAdvice(query: SettingQuery): Promise<string[]> {
   const advice: string[] = [];
   for (const rule of RULES) {
-    // missing_ok: a server without the setting (older than PostgreSQL 13) has nothing to advise.
+    // missing_ok: a server without the setting (older than PostgreSQL 12) has nothing to advise.
     const [row] = await query(`SELECT current_setting('${rule.setting}', true) AS value`);
     const value = row?.value;
     if (typeof value === 'string' && rule.costly(value)) advice.push(rule.advice);
