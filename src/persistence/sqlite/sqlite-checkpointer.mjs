@@ -7,7 +7,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
-const INTERVAL_MS = 50;
+// Every 10 ms, not 50: short checkpoints keep the WAL small and let the writer restart it
+// from the beginning more often. Same-time A/B at 50,000 orders/s (docs/persistence.md): p99
+// 9.7 -> 5.4 ms, the writer's CPU per order a little lower, the closed loop no slower.
+const INTERVAL_MS = 10;
 
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 5000');
