@@ -96,15 +96,36 @@ test('write when one append of a group fails writes none of the group and refuse
   assert.equal(journalSeqs().length, BLOCKER_ROWS + 2);
 });
 
+/** Waits (at most 10 s) until the database file holds at least `bytes`; its size then. */
+async function fileReaches(file: string, bytes: number): Promise<number> {
+  const deadline = Date.now() + 10_000;
+  while (statSync(file).size < bytes && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return statSync(file).size;
+}
+
 test('write when the WAL holds committed pages has them checkpointed into the database file by the checkpointer thread', async (t) => {
   const { writer, file } = writerOnFreshFile(t);
   const emptyBytes = statSync(file).size;
   // About 2,000 pages: past SQLite's default automatic checkpoint (1,000), far below the
   // writer's own fallback (16,384), so only the checkpointer thread copies them over.
   await writer.write(journalRows(1, 20_000, 300), true);
-  const deadline = Date.now() + 10_000;
-  while (statSync(file).size < emptyBytes + 4_000_000 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  assert.ok(statSync(file).size >= emptyBytes + 4_000_000, `database file ${statSync(file).size} bytes`);
+  const size = await fileReaches(file, emptyBytes + 4_000_000);
+  assert.ok(size >= emptyBytes + 4_000_000, `database file ${size} bytes`);
+});
+
+test('write after the checkpointer has idled is checkpointed too', async (t) => {
+  const { writer, file } = writerOnFreshFile(t);
+  const emptyBytes = statSync(file).size;
+  await writer.write(journalRows(1, 20_000, 300), true);
+  const first = await fileReaches(file, emptyBytes + 4_000_000);
+  // Nothing committed for a while: the checkpointer has backed off to its idle interval.
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  await writer.write(journalRows(20_001, 40_000, 300), true);
+  const second = await fileReaches(file, first + 4_000_000);
+  assert.ok(
+    second >= first + 4_000_000,
+    `database file ${second} bytes after the second write, ${first} after the first`,
+  );
 });
