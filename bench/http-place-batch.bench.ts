@@ -25,9 +25,7 @@
  * BENCH_POSTGRES_SETTINGS (wal_init_zero=off: given to that database, as docs/configuration.md
  * recommends; empty for the server's own settings).
  */
-import { execFile } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { startBareServer } from './support/bare-server.ts';
 import {
   benchDatabase,
@@ -38,6 +36,7 @@ import {
 } from './support/bourse-child.ts';
 import type { OrderLoadInput, OrderLoadResult } from './support/order-load-process.ts';
 import { orderBatch, ORDERS_PER_REQUEST, type Workload } from './support/order-batch.ts';
+import { runOrderLoad as load } from './support/order-load.ts';
 
 const PATH = '/api/v3/trade/place-batch';
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -51,19 +50,6 @@ const GOAL_ORDERS_PER_SECOND: Record<string, number> = {
   'sqlite-inline': 100_000,
   postgres: 50_000,
 };
-
-const LOAD_PROCESS = fileURLToPath(new URL('./support/order-load-process.ts', import.meta.url));
-
-function load(input: OrderLoadInput): Promise<OrderLoadResult> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', LOAD_PROCESS, JSON.stringify(input)],
-      { maxBuffer: 1 << 20 },
-      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as OrderLoadResult)),
-    );
-  });
-}
 
 interface Target {
   name: string;

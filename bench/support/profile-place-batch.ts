@@ -3,13 +3,11 @@
  * with the place-batch load for BENCH_DURATION_MS (a closed loop, or BENCH_RATE requests/s);
  * the profile lands in BENCH_PROFILE_DIR.
  */
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { orderBatch, type Workload } from './order-batch.ts';
 import { benchDatabase, startBourseChild } from './bourse-child.ts';
-import type { OrderLoadInput, OrderLoadResult } from './order-load-process.ts';
+import type { OrderLoadInput } from './order-load-process.ts';
+import { runOrderLoad } from './order-load.ts';
 
-const LOAD_PROCESS = fileURLToPath(new URL('./order-load-process.ts', import.meta.url));
 const cleanups: (() => Promise<void>)[] = [];
 const databaseUrl = process.env.BENCH_STORE === 'postgres' ? await benchDatabase(cleanups) : undefined;
 const child = await startBourseChild({
@@ -27,11 +25,7 @@ const input: OrderLoadInput = {
   // BENCH_RATE: requests per second (paced); unset, a closed loop.
   ...(process.env.BENCH_RATE ? { ratePerSecond: Number(process.env.BENCH_RATE) } : {}),
 };
-const result = await new Promise<OrderLoadResult>((resolve, reject) =>
-  execFile(process.execPath, ['--import', 'tsx', LOAD_PROCESS, JSON.stringify(input)], (error, stdout) =>
-    error ? reject(error) : resolve(JSON.parse(stdout) as OrderLoadResult),
-  ),
-);
+const result = await runOrderLoad(input);
 process.stdout.write(`${JSON.stringify(result)}\n`);
 await child.stop();
 for (const cleanup of cleanups) await cleanup();
