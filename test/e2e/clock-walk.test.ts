@@ -55,7 +55,7 @@ test(
     }
 
     // Four calls of six hours: each answers well within the test client's 10-second timeout.
-  for (let quarter = 0; quarter < 4; quarter += 1) await operator.advanceClock(DAY_MS / 4);
+    for (let quarter = 0; quarter < 4; quarter += 1) await operator.advanceClock(DAY_MS / 4);
 
     const candles = await v2.getFuturesCandles({
       ...BASE,

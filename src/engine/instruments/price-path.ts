@@ -56,6 +56,14 @@ function checkStream(
   return ok({ instruments: found, places, firstMs, intervalMs, prices, next: 0 });
 }
 
+/** `price` printed with exactly `places` decimals; most path prices already are (no parse). */
+function atPlaces(price: string, places: number): string | null {
+  const point = price.indexOf('.');
+  const decimals = point < 0 ? 0 : price.length - point - 1;
+  if (decimals === places) return price;
+  return roundDecimalText(price, places);
+}
+
 /** Compares two prices printed with the same number of decimals (no float). */
 function compareFixed(left: string, right: string): number {
   if (left.length !== right.length) return left.length - right.length;
@@ -111,7 +119,7 @@ export class PricePathWalk {
       const price = cursor.prices[cursor.next] ?? '';
       cursor.next += 1;
       cursor.instruments.forEach((instrument, index) => {
-        const text = roundDecimalText(price, cursor.places[index] ?? 0);
+        const text = atPlaces(price, cursor.places[index] ?? 0);
         if (text === null || Number(text) <= 0) return;
         const key = instrumentKey(instrument.category, instrument.symbol);
         context.state.indexPrices.set(key, text);
