@@ -126,6 +126,13 @@ export interface OrderRequest {
   /** Futures: must match the symbol's margin mode when given. */
   marginMode?: 'crossed' | 'isolated';
   marginCoin?: string;
+  /**
+   * Futures orders that open a position: the take-profit and stop-loss it should carry. When
+   * the order first fills they become the position's pos_profit / pos_loss plans
+   * (engine/triggers/order-presets.ts). Trigger prices, not percentages.
+   */
+  takeProfit?: PlanPreset;
+  stopLoss?: PlanPreset;
 }
 
 /** Places one or more orders of one category; each item succeeds or fails on its own. */
@@ -165,6 +172,9 @@ export interface ModifyOrder extends Base {
   quantity?: string;
   price?: string;
   autoCancel: boolean;
+  /** The order's TP/SL presets: undefined keeps, null removes, a value replaces. */
+  takeProfit?: PlanPreset | null;
+  stopLoss?: PlanPreset | null;
 }
 
 /** Repays margin debt (interest first, then principal) from the wallet's own coin. */
@@ -386,6 +396,9 @@ export interface ReplaceOrder extends Base {
   quantity?: string;
   price?: string;
   newClientOid?: string;
+  /** The replacement's TP/SL presets: undefined keeps the old order's, null removes, a value replaces. */
+  takeProfit?: PlanPreset | null;
+  stopLoss?: PlanPreset | null;
 }
 
 export type Command =

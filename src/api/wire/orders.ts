@@ -6,8 +6,31 @@
  */
 import type { FillView } from '../../domain/events.ts';
 import type { OrderView } from '../../domain/order-view.ts';
+import type { PlanPreset } from '../../domain/plan.ts';
 
 const negative = (fee: string) => (fee === '0' ? '0' : `-${fee}`);
+
+/** The order's TP/SL presets in v3 terms ('' when none); `market` is the last price. */
+function v3PresetFields(order: OrderView): Record<string, string> {
+  const leg = (preset: PlanPreset | undefined) => ({
+    price: preset?.triggerPrice ?? '',
+    by: preset ? (preset.triggerType === 'mark_price' ? 'mark' : 'market') : '',
+    type: preset ? (preset.executePrice ? 'limit' : 'market') : '',
+    limit: preset?.executePrice ?? '',
+  });
+  const tp = leg(order.futures?.takeProfit);
+  const sl = leg(order.futures?.stopLoss);
+  return {
+    takeProfit: tp.price,
+    stopLoss: sl.price,
+    tpTriggerBy: tp.by,
+    slTriggerBy: sl.by,
+    tpOrderType: tp.type,
+    slOrderType: sl.type,
+    tpLimitPrice: tp.limit,
+    slLimitPrice: sl.limit,
+  };
+}
 
 export function v3Order(order: OrderView): Record<string, unknown> {
   const futures = order.futures;
@@ -32,14 +55,7 @@ export function v3Order(order: OrderView): Record<string, unknown> {
     reduceOnly: futures?.reduceOnly ? 'YES' : 'NO',
     marginMode: futures ? futures.marginMode : order.category === 'SPOT' ? '' : 'crossed',
     stpMode: order.stpMode,
-    takeProfit: '',
-    stopLoss: '',
-    tpTriggerBy: '',
-    slTriggerBy: '',
-    tpOrderType: '',
-    slOrderType: '',
-    tpLimitPrice: '',
-    slLimitPrice: '',
+    ...v3PresetFields(order),
     delegateType:
       order.source === 'liquidation' ? 'liquidation' : order.orderType === 'market' ? 'market' : 'normal',
     feeDetail: [{ feeCoin: order.feeCoin, fee: negative(order.fee) }],
