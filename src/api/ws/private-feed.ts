@@ -145,8 +145,32 @@ export function v3OrderRow(order: OrderView): Row {
   };
 }
 
+/**
+ * A v3 `fill` push: the venue's field list (its Fill channel), which differs from the REST
+ * fill: `execTime` and `updatedTime` rather than `createdTime`, and `holdSide` on futures.
+ */
 export function v3FillRow(fill: FillView): Row {
-  return { ...v3Fill(fill), ...(fill.posSide ? { holdSide: fill.posSide } : {}) };
+  const rest = v3Fill(fill);
+  return {
+    category: rest.category,
+    orderId: rest.orderId,
+    clientOid: rest.clientOid,
+    execId: rest.execId,
+    execLinkId: rest.execLinkId,
+    symbol: rest.symbol,
+    orderType: rest.orderType,
+    side: rest.side,
+    ...(fill.posSide ? { holdSide: fill.posSide } : {}),
+    execPrice: rest.execPrice,
+    execQty: rest.execQty,
+    execValue: rest.execValue,
+    execPnl: rest.execPnl,
+    tradeScope: rest.tradeScope,
+    tradeSide: rest.tradeSide,
+    feeDetail: rest.feeDetail,
+    execTime: String(fill.timeMs),
+    updatedTime: String(fill.timeMs),
+  };
 }
 
 /** The venue's WebSocket plan types are short codes (REST normal_plan is "pl", …). */
