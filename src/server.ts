@@ -114,7 +114,14 @@ export async function startServer(config: Config, logSink: LogSink | null = null
       ? simulatedClock(() => sequencer.exchange.state.nowMs, startMs)
       : realClock();
   const box = new SecretBox(serverKey(config));
-  const services: Services = { sequencer, store, clock, box, wallNow: () => Date.now() };
+  const services: Services = {
+    sequencer,
+    store,
+    clock,
+    box,
+    wallNow: () => Date.now(),
+    newAccountPositionMode: config.positionMode,
+  };
 
   const credentialsFile = join(config.dataDir, 'credentials.json');
   const stored = existsSync(credentialsFile)
@@ -125,7 +132,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
   const fresh = recovered.seq === 0;
   if (fresh) {
     await seedInstruments(sequencer, clock);
-    if (config.seedDemo) credentials = { ...credentials, ...(await seedDemoAccount(sequencer, clock, box)) };
+    if (config.seedDemo) credentials = { ...credentials, ...(await seedDemoAccount(sequencer, clock, box, config.positionMode)) };
   }
 
   const app = buildApp({

@@ -8,6 +8,7 @@ import type { Category } from './category.ts';
 import type { Instrument } from './instrument.ts';
 import type { OrderSide, OrderType, StpMode, TimeInForce } from './order.ts';
 import type { PlanPreset, PlanType, TriggerType } from './plan.ts';
+import type { PositionMode } from './position.ts';
 
 interface Base {
   timeMs: number;
@@ -19,6 +20,12 @@ export interface CreateAccount extends Base {
   parentUid: string | null;
   mode: AccountMode;
   label: string;
+  /**
+   * The futures position mode the account starts in, every product type (the edge sends the
+   * configured one, the venue's hedge mode by default). Absent — journals written before
+   * 2026-11-25, and internal accounts such as the liquidity provider's — means one-way.
+   */
+  positionMode?: PositionMode;
 }
 
 export interface CreateApiKey extends Base {

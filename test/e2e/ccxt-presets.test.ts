@@ -24,7 +24,10 @@ let server: TestServer;
 let operator: OperatorClient;
 
 before(async () => {
-  server = await startTestServer({ env: { BOURSE_FEED: DEFAULT_FEED, BOURSE_LIQUIDITY: 'on' } });
+  // The defaults: the sim feed, the liquidity provider, new accounts in hedge mode.
+  server = await startTestServer({
+    env: { BOURSE_FEED: DEFAULT_FEED, BOURSE_LIQUIDITY: 'on', BOURSE_POSITION_MODE: undefined },
+  });
   operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
 });
 
@@ -54,11 +57,12 @@ async function strategyOrders(exchange: Exchange) {
   return exchange.fetchOpenOrders(SYMBOL, undefined, undefined, { trigger: true });
 }
 
-test('ccxt createOrderWithTakeProfitAndStopLoss on a unified account makes a strategy order that fires', async () => {
+test('createOrderWithTakeProfitAndStopLoss when the account is unified makes a strategy order that fires', async () => {
   const trader = await exchangeFor('unified', '10000');
   const counterparty = await exchangeFor('unified', '1000000');
   await setPrice('60000');
-  await counterparty.createOrder(SYMBOL, 'limit', 'sell', 0.01, 60000);
+  // Hedge mode (a new account's): ccxt sends posSide when `hedged`.
+  await counterparty.createOrder(SYMBOL, 'limit', 'sell', 0.01, 60000, { hedged: true });
   // ccxt sends the params it does not know as they are: the legs follow the mark price.
   const placed = await trader.createOrderWithTakeProfitAndStopLoss(
     SYMBOL,
@@ -69,6 +73,7 @@ test('ccxt createOrderWithTakeProfitAndStopLoss on a unified account makes a str
     61800,
     58200,
     {
+      hedged: true,
       tpTriggerBy: 'mark',
       slTriggerBy: 'mark',
     },
@@ -88,7 +93,7 @@ test('ccxt createOrderWithTakeProfitAndStopLoss on a unified account makes a str
 
   // A bid for the close, then the index 4 % up: the TP (mark ≥ 61800) fires and its market
   // order closes the long at the best bid.
-  await counterparty.createOrder(SYMBOL, 'limit', 'buy', 0.01, 59500);
+  await counterparty.createOrder(SYMBOL, 'limit', 'buy', 0.01, 59500, { hedged: true });
   await setPrice('62400');
   assert.deepEqual(await strategyOrders(trader), []);
   assert.deepEqual(await trader.fetchPositions([SYMBOL]), []);
@@ -97,9 +102,23 @@ test('ccxt createOrderWithTakeProfitAndStopLoss on a unified account makes a str
   assert.deepEqual([done?.status, done?.triggerType], ['success', 'takeProfit']);
 });
 
-test('ccxt createOrder with stopLoss and takeProfit on a classic account makes pos_profit/pos_loss', async () => {
+test('a new futures account when created at the defaults is in hedge mode, as on the venue', async () => {
+  const classic = await exchangeFor('classic', '10');
+  const account = await classic.privateMixGetV2MixAccountAccount({
+    symbol: 'BTCUSDT',
+    productType: 'USDT-FUTURES',
+    marginCoin: 'USDT',
+  });
+  assert.equal((account as { data: { posMode: string } }).data.posMode, 'hedge_mode');
+  const unified = await exchangeFor('unified', '10');
+  const settings = await unified.privateUtaGetV3AccountSettings();
+  assert.equal((settings as { data: { holdMode: string } }).data.holdMode, 'hedge_mode');
+});
+
+test('createOrder with stopLoss and takeProfit when the account is classic makes pos_profit/pos_loss', async () => {
   const trader = await exchangeFor('classic', '10000');
   const counterparty = await exchangeFor('classic', '1000000');
+  // One-way, as ccxt trades by default (no tradeSide).
   await trader.setPositionMode(false, SYMBOL);
   await counterparty.setPositionMode(false, SYMBOL);
   await setPrice('60000');

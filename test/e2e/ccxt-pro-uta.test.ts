@@ -70,7 +70,7 @@ async function until<T>(find: () => T | undefined | false, what: string): Promis
   throw new Error(`no ${what}`);
 }
 
-test('ccxt.pro watchTrades and watchMyTrades on a unified account read price and time', async () => {
+test('watchTrades and watchMyTrades when the account is unified read price and time', async () => {
   const maker = await proFor('100000');
   const taker = await proFor('10000');
   const symbol = 'BTC/USDT:USDT';

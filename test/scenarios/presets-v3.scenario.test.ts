@@ -49,7 +49,7 @@ async function history(client: SigningClient): Promise<Row[]> {
     .list;
 }
 
-async function orderInfo(client: SigningClient, query: Row): Promise<Row> {
+async function orderInfo(client: SigningClient, query: Record<string, string>): Promise<Row> {
   return data(await client.get('/api/v3/trade/order-info', { query }));
 }
 

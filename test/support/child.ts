@@ -43,6 +43,8 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 20_00
       // No background price feed or house orders unless a test asks (docs/market-data.md).
       BOURSE_FEED: 'off',
       BOURSE_LIQUIDITY: 'off',
+      // New accounts trade futures one-way unless a test asks for hedge mode, the default.
+      BOURSE_POSITION_MODE: 'one_way_mode',
       ...env,
       PORT: port,
     },
