@@ -132,7 +132,11 @@ export async function startServer(config: Config, logSink: LogSink | null = null
   const fresh = recovered.seq === 0;
   if (fresh) {
     await seedInstruments(sequencer, clock);
-    if (config.seedDemo) credentials = { ...credentials, ...(await seedDemoAccount(sequencer, clock, box, config.positionMode)) };
+    if (config.seedDemo)
+      credentials = {
+        ...credentials,
+        ...(await seedDemoAccount(sequencer, clock, box, config.positionMode)),
+      };
   }
 
   const app = buildApp({
