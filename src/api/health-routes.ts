@@ -75,7 +75,6 @@ export class Readiness {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), timeoutMs);
-      timer.unref();
     });
     const read = this.sources.store.lastSeq().then(
       () => true,
