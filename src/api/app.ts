@@ -330,7 +330,7 @@ export function buildApp(options: AppOptions): App {
     };
   }
 
-  /** Answers a plain endpoint (health, readiness, metrics) and records it; the body is not read. */
+  /** Answers a plain endpoint (health, readiness, metrics) and records it; a body is ignored. */
   async function servePlain(
     endpoint: PlainEndpoint,
     request: EdgeRequest,

@@ -203,11 +203,21 @@ function eventCounters(registry: Registry): { count(entries: readonly JournalEnt
   );
   counter('bourse_trades_total', 'Trades made durable, by category.', 'trades');
 
+  // The events of one batch are mostly of one category: the last tally is kept at hand.
+  let lastCategory: string = CATEGORIES[0];
+  let lastTally = tallyOf(lastCategory);
+  const tallyAt = (category: string): CategoryTally => {
+    if (category !== lastCategory) {
+      lastTally = tallyOf(category);
+      lastCategory = category;
+    }
+    return lastTally;
+  };
   const countEvent = (event: EngineEvent): void => {
     if (event.type === 'OrderUpdated') {
-      if (event.created) tallyOf(event.order.category).orders += 1;
-    } else if (event.type === 'FillRecorded') tallyOf(event.fill.category).fills += 1;
-    else if (event.type === 'TradeRecorded') tallyOf(event.category).trades += 1;
+      if (event.created) tallyAt(event.order.category).orders += 1;
+    } else if (event.type === 'FillRecorded') tallyAt(event.fill.category).fills += 1;
+    else if (event.type === 'TradeRecorded') tallyAt(event.category).trades += 1;
   };
   return {
     count(entries) {
