@@ -13,10 +13,13 @@
  * to get back under it).
  *
  * Margin: crossed free margin (available − initial margin + losses, engine/futures/risk.ts)
- * stays at least what the new orders reserve; when it would not, the house deposits four
- * full ladders' reserve beyond the shortfall. Free margin ≥ 0 means equity ≥ the positions'
- * initial margin (1/leverage of their value: 20 % at 5×), far above the maintenance margin
- * that liquidates (value × (mmr + taker fee), about 0.5 %).
+ * stays at least what the new orders reserve plus the value of the wallet's positions at the
+ * mark; when it would not, the house deposits the shortfall and four full ladders' reserve.
+ * Equity is then at least initial margin + position value (120 % of the value at 5×) against
+ * a maintenance margin of value × (mmr + taker fee), about 0.5 %. On a linear contract a long
+ * then cannot be liquidated and a short only if the price more than doubles before the next
+ * round tops it up; on a coin-margined one a short cannot be, and a long only if the price
+ * falls by more than half.
  */
 import type { Command } from '../domain/commands.ts';
 import type { Instrument } from '../domain/instrument.ts';
@@ -24,7 +27,7 @@ import { positionKey } from '../domain/position.ts';
 import { futuresWalletOf } from '../domain/wallet.ts';
 import { indexPrice } from '../engine/futures/mark.ts';
 import { openReserve } from '../engine/futures/reserve.ts';
-import { crossState } from '../engine/futures/risk.ts';
+import { crossState, positionRisk, walletPositions } from '../engine/futures/risk.ts';
 import { positionModeOf, settingsOf } from '../engine/futures/settings.ts';
 import { marginValue, ticksToMoney } from '../engine/instruments/scales.ts';
 import type { EngineState } from '../engine/state.ts';
@@ -118,8 +121,18 @@ function reserveOf(instrument: Instrument, quotes: Quote[], leverage: number): b
   return total;
 }
 
+/** Value at the mark of every position the house holds in a wallet's margin coin. */
+function positionsValue(state: EngineState, books: Books, uid: string, wallet: string, coin: string): bigint {
+  let total = 0n;
+  for (const position of walletPositions(state, uid, wallet, coin)) {
+    total += positionRisk(state, books, position)?.markValue ?? 0n;
+  }
+  return total;
+}
+
 /**
- * The deposit that keeps cross free margin at least what `places` reserve, or null; it adds
+ * The deposit that keeps cross free margin at least what `places` reserve plus the value of
+ * the wallet's positions (the cover that keeps liquidation out of reach), or null. It adds
  * four times the reserve of `ladder` (the full, untrimmed ladder) so top-ups are rare. Run
  * every round (with no places too), so losses on open positions are covered as they come.
  */
@@ -134,9 +147,8 @@ export function futuresNeed(
   const wallet = futuresWalletOf(instrument.category);
   const coin = instrument.marginCoins[0] ?? instrument.quoteCoin;
   const leverage = settingsOf(state, uid, instrument).crossLeverage;
-  const need = reserveOf(instrument, places, leverage);
+  const required = reserveOf(instrument, places, leverage) + positionsValue(state, books, uid, wallet, coin);
   const free = crossState(state, books, uid, wallet, coin).free;
-  if (free >= need) return null;
-  const full = reserveOf(instrument, ladder, leverage);
-  return { wallet, coin, amount: (full > need ? full : need) * 4n - free };
+  if (free >= required) return null;
+  return { wallet, coin, amount: required + reserveOf(instrument, ladder, leverage) * 4n - free };
 }
