@@ -6,6 +6,7 @@
  * default catalogue (spot), so no house order is refused for its price.
  */
 import { CATEGORIES, parseCategory } from '../domain/category.ts';
+import { POSITION_NOTIONAL_LIMIT } from '../engine/futures/place.ts';
 import type { LadderSpec } from './ladder.ts';
 
 export interface LiquidityConfig extends LadderSpec {
@@ -74,7 +75,13 @@ export function parseLiquidityConfig(env: NodeJS.ProcessEnv): LiquidityConfig {
       500,
       (value) => Number.isInteger(value) && value >= 50,
     ),
-    maxPosition: number(env, 'BOURSE_LIQUIDITY_MAX_POSITION', 100_000, (value) => value > 0 && value <= 1e9),
+    // Within the engine's per-account position limit, which would refuse the house's orders.
+    maxPosition: number(
+      env,
+      'BOURSE_LIQUIDITY_MAX_POSITION',
+      100_000,
+      (value) => value > 0 && value <= POSITION_NOTIONAL_LIMIT,
+    ),
     leverage: number(env, 'BOURSE_LIQUIDITY_LEVERAGE', 5, integer(1, 125)),
   };
   if (config.spread + config.step * (config.levels - 1) >= 0.02) {

@@ -41,6 +41,8 @@ test('limitLots when the contract is linear or coin-margined counts the limit in
   assert.equal(parseLiquidityConfig({}).maxPosition, 100_000);
   assert.deepEqual(parseLiquidityConfig({}).markets, ['*']);
   assert.throws(() => parseLiquidityConfig({ BOURSE_LIQUIDITY_MAX_POSITION: '0' }), /MAX_POSITION/);
+  // Past the engine's per-account position limit the house's orders would be refused.
+  assert.throws(() => parseLiquidityConfig({ BOURSE_LIQUIDITY_MAX_POSITION: '20000000' }), /MAX_POSITION/);
   assert.throws(() => parseLiquidityConfig({ BOURSE_LIQUIDITY_LEVERAGE: '2.5' }), /LEVERAGE/);
 });
 
