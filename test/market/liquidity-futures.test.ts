@@ -14,7 +14,7 @@ import { crossState } from '../../src/engine/futures/risk.ts';
 import { defaultCatalogue } from '../../src/engine/instruments/catalogue.ts';
 import { conservationImbalances } from '../../src/engine/invariants.ts';
 import { DEFAULT_FEED } from '../../src/market/feed-config.ts';
-import { capSide, type Quote } from '../../src/market/ladder.ts';
+import { capSide, targetLadder, type Quote } from '../../src/market/ladder.ts';
 import { parseLiquidityConfig } from '../../src/market/liquidity-config.ts';
 import { houseLeverage, limitLots } from '../../src/market/liquidity-futures.ts';
 import { requoteSteps } from '../../src/market/requote.ts';
@@ -44,6 +44,18 @@ test('limitLots when the contract is linear or coin-margined counts the limit in
   // Past the engine's per-account position limit the house's orders would be refused.
   assert.throws(() => parseLiquidityConfig({ BOURSE_LIQUIDITY_MAX_POSITION: '20000000' }), /MAX_POSITION/);
   assert.throws(() => parseLiquidityConfig({ BOURSE_LIQUIDITY_LEVERAGE: '2.5' }), /LEVERAGE/);
+});
+
+test('targetLadder when the contract is coin-margined sizes its levels in one-dollar contracts', () => {
+  // Grid: 60000 × 0.0005 = 30 USD = 60 ticks of 0.5 → 50 ticks (25 USD); best bid
+  // ⌊59970 / 25⌋ × 25 = 59950, best ask ⌈60030 / 25⌉ × 25 = 60050; 5000 USD = 5000 lots.
+  const spec = { levels: 1, spread: 0.0005, step: 0.0005, notional: 5000 };
+  assert.deepEqual(targetLadder(contract('COIN-FUTURES', 'BTCUSD'), 60000, spec), [
+    { side: 'buy', priceTicks: 119_900, lots: 5000 },
+    { side: 'sell', priceTicks: 120_100, lots: 5000 },
+  ]);
+  // Linear: 5000 USDT ÷ (59960 × 0.0001) = 833 lots of 0.0001 BTC.
+  assert.deepEqual(targetLadder(btcUsdt, 60000, spec)[0], { side: 'buy', priceTicks: 599_600, lots: 833 });
 });
 
 const bid = (priceTicks: number, lots: number): Quote => ({ side: 'buy', priceTicks, lots });
