@@ -172,6 +172,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
   const market = await startMarket(services, config.market, (message, fields) =>
     logger.info(message, fields),
   );
+  services.timeWalker = market;
   logger.info('bourse started', {
     url,
     seq: recovered.seq,
