@@ -1,12 +1,14 @@
 /**
  * One instrument's re-quote as an ordered list of steps (place, cancel), so that between any
  * two of them (the engine evaluates plan orders after every command) the house's book keeps
- * both sides and never crosses itself:
+ * both sides and never crosses itself. When some level stays on each side (a move smaller
+ * than the ladder), the stale levels are cancelled and the new ones placed: two commands.
+ * After a jump that leaves a side with nothing to keep:
  *
  *   1. the side whose new levels cannot cross the house's other side goes first: asks,
  *      unless a new ask would reach an own resting bid (the price fell), then bids;
  *   2. per side, new levels are placed before the stale ones are cancelled, so a side is
- *      never empty, even after a jump wider than the ladder.
+ *      never empty.
  *
  * A level stays (keeps its time priority) while it is at a target price, at least half full
  * and no larger than its target. With a `room` (futures inventory limit, lots per side), a
@@ -54,10 +56,20 @@ const lotsOf = (orders: OwnOrder[]) => orders.reduce((sum, order) => sum + order
 /** The steps that turn `own` into `targets` (empty when the ladder already stands). */
 export function requoteSteps(instrument: Instrument, own: OwnOrder[], targets: Quote[], room?: Room): Step[] {
   const { kept, stale, places } = diff(own, targets);
+  const steps: Step[] = [];
+  const keepsBothSides = (['buy', 'sell'] as const).every(
+    (side) => kept.some((order) => order.side === side) || !stale.some((order) => order.side === side),
+  );
+  if (keepsBothSides) {
+    // The usual small move: cancelling first empties no side, and what is placed next
+    // cannot cross what stays (both belong to one ladder). Two commands.
+    if (stale.length > 0) steps.push({ kind: 'cancel', orderIds: stale.map((order) => order.orderId) });
+    if (places.length > 0) steps.push({ kind: 'place', quotes: places });
+    return steps;
+  }
   const lowestNewAsk = Math.min(...places.filter((q) => q.side === 'sell').map((q) => q.priceTicks));
   const highestOwnBid = Math.max(...own.filter((o) => o.side === 'buy').map((o) => o.priceTicks));
   const first: Quote['side'] = lowestNewAsk <= highestOwnBid ? 'buy' : 'sell';
-  const steps: Step[] = [];
   for (const side of [first, first === 'buy' ? 'sell' : 'buy'] as const) {
     let quotes = places.filter((quote) => quote.side === side);
     const staleIds = stale.filter((order) => order.side === side).map((order) => order.orderId);

@@ -40,6 +40,15 @@ before(async () => {
 
 after(() => server.close());
 
+/**
+ * What the server's timers would do next, done now: the feed carries an operator price to
+ * the rest of its stream (BTC of every category moves together), then the house re-quotes.
+ */
+async function settle(): Promise<void> {
+  await server.market.feeds.poll();
+  await server.market.liquidity.requote();
+}
+
 interface Contract {
   symbol: string;
   baseCoin: string;
@@ -107,6 +116,7 @@ test('a futures limit order rests, then fills when the price comes to it', async
     ['USDT-FUTURES', 'BTCUSDT', 'USDT', '0.01'],
     ['COIN-FUTURES', 'BTCUSD', 'BTC', '600'],
   ] as const) {
+    await settle();
     const depth = await v2.getFuturesMergeDepth({ productType, symbol } as never);
     const bestBid = Number((depth.data as unknown as { bids: string[][] }).bids[0]?.[0]);
     const price = String(Math.floor(bestBid * 0.995));
@@ -125,7 +135,7 @@ test('a futures limit order rests, then fills when the price comes to it', async
     // The index falls 1 % below the bid: the house's new asks reach it and it fills there.
     const index = String(Math.floor(Number(price) * 0.99));
     await operator.setPrice({ category: productType, symbol, indexPrice: index });
-    await server.market.liquidity.requote();
+    await settle();
     const order = await orderState(productType, symbol, placed.data.orderId);
     assert.equal(order.state, 'filled', `${productType} ${symbol}`);
     const fills = await v2.getFuturesFills({ productType, symbol, orderId: placed.data.orderId } as never);
@@ -138,6 +148,7 @@ test('a futures limit order rests, then fills when the price comes to it', async
 });
 
 test('a triggered market plan executes against the house instead of failing', async () => {
+  await settle();
   const symbolPrice = await v2.getFuturesSymbolPrice({
     productType: 'USDT-FUTURES',
     symbol: 'ETHUSDT',
@@ -160,7 +171,7 @@ test('a triggered market plan executes against the house instead of failing', as
     symbol: 'ETHUSDT',
     indexPrice: (index * 1.017).toFixed(2),
   });
-  await server.market.liquidity.requote();
+  await settle();
   const ended = await v2.getFuturesHistoricPlanOrders({
     productType: 'USDT-FUTURES',
     planType: 'normal_plan',

@@ -94,6 +94,17 @@ test('requoteSteps when the price jumps past the ladder places each side before 
     kind: 'place',
     quotes: [ask(610_400, 167)],
   });
+  // One grid step up keeps a level on each side: cancel the stale ones, then place.
+  const two = [
+    ...own,
+    { orderId: 'b2', side: 'buy' as const, priceTicks: 599_400, remainingLots: 834 },
+    { orderId: 'a2', side: 'sell' as const, priceTicks: 600_600, remainingLots: 832 },
+  ];
+  const step = [bid(599_800, 833), bid(599_600, 833), ask(600_600, 832), ask(600_800, 832)];
+  assert.deepEqual(requoteSteps(btcUsdt, two, step, { buy: 1000, sell: 1000 }), [
+    { kind: 'cancel', orderIds: ['a1', 'b2'] },
+    { kind: 'place', quotes: [bid(599_800, 833), ask(600_800, 832)] },
+  ]);
   // A standing ladder needs nothing; a level under half full is replaced.
   assert.deepEqual(requoteSteps(btcUsdt, own, [bid(599_600, 833), ask(600_400, 833)]), []);
   assert.deepEqual(requoteSteps(btcUsdt, own, [bid(599_600, 1700), ask(600_400, 833)]), [
