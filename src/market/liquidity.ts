@@ -114,6 +114,8 @@ export class LiquidityProvider {
 
   /** One re-quote of every instrument now (tests call it directly). */
   requote(): Promise<void> {
+    // Off means off: a clock walk asks for re-quotes, and must get none from a disabled house.
+    if (!this.config.enabled) return Promise.resolve();
     this.running ??= this.round().finally(() => {
       this.running = null;
     });
