@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { buildApp, clientIp, MAX_BODY_BYTES } from './api/app.ts';
 import { installFastPath, type FastPath } from './api/http1/fast-path.ts';
 import { attachWebSocket, type WsGateway } from './api/ws/gateway.ts';
+import { operationsEndpoints, Readiness } from './api/health-routes.ts';
+import { createMetrics } from './api/metrics.ts';
 import { failure } from './api/envelope.ts';
 import { wireError } from './api/error-map.ts';
 import { createLogger, type LogSink, type Logger } from './api/logger.ts';
@@ -104,10 +106,13 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     await store.close();
     throw error;
   }
+  const metrics = config.metrics.enabled ? createMetrics() : null;
   const sequencer = new Sequencer(recovered.exchange, recovered.seq, store, {
     snapshotEvery: config.snapshotEvery,
     onStoreError,
+    ...(metrics ? { onAppended: metrics.journalAppended } : {}),
   });
+  const readiness = new Readiness({ sequencer, store });
   const startMs = config.clockStartMs ?? Date.now();
   const clock: Clock =
     config.clock === 'simulated'
@@ -136,6 +141,8 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     operatorToken,
     enforceAccountMode: config.enforceAccountMode,
     trustProxy: config.trustProxy,
+    metrics: metrics?.http ?? null,
+    plainEndpoints: operationsEndpoints({ readiness, metrics, metricsToken: config.metrics.token }),
   });
   const server: Server = createServer({ keepAlive: true }, (request, response) =>
     app.handle(request, response),
@@ -153,6 +160,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     onError: (error) =>
       logger.error('websocket error', { error: error instanceof Error ? error.message : String(error) }),
   });
+  metrics?.watch({ sequencer, store, websocket });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -180,6 +188,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     clock: config.clock,
     store: store.kind,
   });
+  readiness.started();
 
   return {
     url,
@@ -190,6 +199,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     websocket,
     httpFastPath: fastPath,
     async close() {
+      readiness.stopping();
       await market.stop();
       await websocket.close();
       await new Promise<void>((resolve) => {
