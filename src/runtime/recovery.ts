@@ -79,10 +79,6 @@ export async function recover(store: Store, options: RecoveryOptions = {}): Prom
   report?.(progressOf('start', snapshotSeq, 0, total, startedMs));
   reading: for await (const page of store.journalAfter(Math.max(0, snapshotSeq - 1))) {
     options.signal?.throwIfAborted();
-    if (report && performance.now() - reportedMs >= everyMs) {
-      reportedMs = performance.now();
-      report(progressOf('replaying', snapshotSeq, replayed, total, startedMs));
-    }
     for (const entry of page) {
       if (entry.seq === snapshotSeq) {
         snapshotRecordSeen = true;
@@ -93,6 +89,10 @@ export async function recover(store: Store, options: RecoveryOptions = {}): Prom
       exchange.replay(entry.command);
       seq = entry.seq;
       replayed += 1;
+    }
+    if (report && performance.now() - reportedMs >= everyMs) {
+      reportedMs = performance.now();
+      report(progressOf('replaying', snapshotSeq, replayed, total, startedMs));
     }
   }
   if (!snapshotRecordSeen) {
