@@ -32,7 +32,7 @@ import { recover, type RecoveryProgress } from './runtime/recovery.ts';
 import { Sequencer } from './runtime/sequencer.ts';
 import { SecretBox } from './security/secrets.ts';
 import { settleCredentials, type SettledCredentials, type StoredCredentials } from './startup/credentials.ts';
-import { prepareDataDir } from './startup/data-dir.ts';
+import { checkDataFilesWritable, prepareDataDir } from './startup/data-dir.ts';
 import { bindHttp, type BoundHttp } from './startup/http-server.ts';
 import { rateLimitedPaths } from './startup/route-paths.ts';
 import { checkServerKey, loadServerKey, saveNewServerKey, type ServerKey } from './startup/server-key.ts';
@@ -98,6 +98,7 @@ export async function startServer(
   const logger = createLogger(config.log === 'off' ? null : logSink);
   checkRateLimitPaths(config.rateLimits, rateLimitedPaths());
   prepareDataDir(config.dataDir);
+  checkDataFilesWritable(config.dataDir);
   const taken: Release[] = [];
   try {
     return await start(config, logger, options, taken);

@@ -56,10 +56,19 @@ function syncDirectory(dir: string): void {
   }
 }
 
-/** Takes group and other bits off `file` if it exists (files an older bourse made 0644). */
+/**
+ * Takes group and other bits off `file` if it exists (files an older bourse made 0644). Only
+ * a file's owner may change its mode: one this process may write but does not own keeps the
+ * mode its owner gave it.
+ */
 export function tightenToPrivate(file: string): void {
   if (!existsSync(file)) return;
-  if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+  if ((statSync(file).mode & 0o077) === 0) return;
+  try {
+    chmodSync(file, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+  }
 }
 
 /** Creates `file` empty with mode 0600 if it does not exist (SQLite then keeps that mode). */

@@ -7,7 +7,8 @@
  * with a message naming the variable instead of SQLite's "unable to open database file".
  * The files in it are private (security/private-files.ts).
  */
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { userInfo } from 'node:os';
 
 /** The user this process runs as, for messages ("uid 1000 (alice)"). */
@@ -55,5 +56,29 @@ export function prepareDataDir(dir: string): void {
     accessSync(dir, constants.W_OK | constants.X_OK);
   } catch (error) {
     throw new Error(`BOURSE_DATA_DIR ${dir} is not writable (${reason(error)}): ${fix}`, { cause: error });
+  }
+}
+
+/** The files a server writes in the data directory (those it only reads are checked when read). */
+const WRITTEN_FILES = ['bourse.db', 'bourse.db-wal', 'bourse.db-shm', 'credentials.json', 'bourse.lock'];
+
+/**
+ * Checks that the files already in the data directory can be written by this process: one
+ * left by another user (a start as root, then as a service user) would otherwise fail deep
+ * in SQLite ("attempt to write a readonly database").
+ */
+export function checkDataFilesWritable(dir: string): void {
+  for (const name of WRITTEN_FILES) {
+    const file = join(dir, name);
+    if (!existsSync(file)) continue;
+    try {
+      accessSync(file, constants.R_OK | constants.W_OK);
+    } catch (error) {
+      throw new Error(
+        `BOURSE_DATA_DIR ${dir}: ${name} is not writable (${reason(error)}): give ${currentUser()} ` +
+          'ownership of the data directory and its files (e.g. chown -R), or start bourse as their owner',
+        { cause: error },
+      );
+    }
   }
 }

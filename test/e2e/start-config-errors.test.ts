@@ -5,7 +5,7 @@
  * write anywhere and bind any port).
  */
 import assert from 'node:assert/strict';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { spawnServer, type SpawnOptions } from '../support/child.ts';
@@ -63,6 +63,26 @@ test(
       spawnServer({ BOURSE_DATA_DIR: dataDir }, 20_000, unprivileged()),
       new RegExp(
         `BOURSE_DATA_DIR ${dataDir} is not writable \\(permission denied, EACCES\\): give uid \\d+ .*write access to it`,
+      ),
+    );
+  },
+);
+
+test(
+  'start when the store in the data directory belongs to another user names BOURSE_DATA_DIR and the file',
+  { timeout: 30_000 },
+  async (t) => {
+    const options = unprivileged();
+    const dataDir = join(openParent(t), 'data');
+    mkdirSync(dataDir, { mode: 0o700 });
+    // A store made by another user (root here, or a file this user cannot write).
+    writeFileSync(join(dataDir, 'bourse.db'), '', { mode: 0o444 });
+    chmodSync(join(dataDir, 'bourse.db'), 0o444);
+    if (options.uid !== undefined) chownSync(dataDir, options.uid, options.gid ?? options.uid);
+    await assert.rejects(
+      spawnServer({ BOURSE_DATA_DIR: dataDir }, 20_000, options),
+      new RegExp(
+        `BOURSE_DATA_DIR ${dataDir}: bourse\\.db is not writable \\(permission denied, EACCES\\): give uid \\d+ .*ownership`,
       ),
     );
   },
