@@ -110,9 +110,7 @@ async function main(): Promise<void> {
     server = await startServer(config, write, { signal: starting.signal });
   } catch (error) {
     if (!received || error !== starting.signal.reason) throw error;
-    write(
-      `bourse stopped on ${received} while recovering the store, before it was ready; nothing was written`,
-    );
+    write(`bourse stopped on ${received} before it was ready; nothing was written to the store`);
     process.exit(0);
   }
   write(banner(config, server));
