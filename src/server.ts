@@ -218,6 +218,7 @@ async function openToRequests(
     logger.info(message, fields),
   );
   taken.push(() => market.stop());
+  services.timeWalker = market;
   const websocket = http.open(app, () =>
     attachWebSocket(http.server, {
       services,
