@@ -231,12 +231,8 @@ async function openToRequests(
   return { market, websocket };
 }
 
-async function start(
-  config: Config,
-  logger: Logger,
-  options: StartOptions,
-  taken: Release[],
-): Promise<RunningServer> {
+/** The data directory's lock, the server key (not yet checked), the port and the database's lock. */
+async function takeHold(config: Config, logger: Logger, taken: Release[]) {
   const dataDirLock = lockDataDir(config.dataDir);
   taken.push(() => dataDirLock.release());
   const serverKey = loadServerKey(config.dataDir, config.serverKeyHex);
@@ -247,6 +243,16 @@ async function start(
     ? await lockPostgresDatabase(config.databaseUrl, { onError: onLockError })
     : null;
   if (databaseLock) taken.push(() => databaseLock.release());
+  return { dataDirLock, serverKey, http, databaseLock };
+}
+
+async function start(
+  config: Config,
+  logger: Logger,
+  options: StartOptions,
+  taken: Release[],
+): Promise<RunningServer> {
+  const { dataDirLock, serverKey, http, databaseLock } = await takeHold(config, logger, taken);
   const opened = await openRecovered(config, logger, options.signal, taken);
   const { store, recovered } = opened;
   const services = keyedServices(config, serverKey, opened, logger);
