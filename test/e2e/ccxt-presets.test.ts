@@ -7,9 +7,10 @@
  * order; v2 pos_profit / pos_loss plans). On the unified account the operator then lifts the
  * index well past the TP: it fires and the position closes.
  *
- * Fills are made against the test's own counterparty at the price the operator set, so they
- * do not depend on the house's quotes; the sim feed moves the index a little between steps,
- * so the TP and SL sit 3 % away and the lift is 4 %.
+ * The opening fills are made against the test's own counterparty at the price the operator
+ * set, inside the house's spread, so they do not depend on the house's quotes; the sim feed
+ * moves the index a little between steps, so the TP and SL sit 3 % away and the lift is 4 %.
+ * The TP's market close takes the best bid then: the house's or the counterparty's.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -48,8 +49,16 @@ async function exchangeFor(mode: 'classic' | 'unified', usdt: string) {
   return exchange;
 }
 
-const setPrice = (indexPrice: string) =>
-  operator.setPrice({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', indexPrice });
+/**
+ * The operator's index, then what the server's timers would do next, done now: the feed
+ * carries it to the rest of its stream and the house re-quotes around it (its best bid and
+ * ask 0.05 % away), so an order at the index rests until the test's own order takes it.
+ */
+async function setPrice(indexPrice: string): Promise<void> {
+  await operator.setPrice({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', indexPrice });
+  await server.market.feeds.poll();
+  await server.market.liquidity.requote();
+}
 
 type Exchange = Awaited<ReturnType<typeof exchangeFor>>;
 
