@@ -89,6 +89,34 @@ export function v3Fill(fill: FillView): Record<string, unknown> {
   };
 }
 
+/**
+ * A v3 `fill` push: the venue's field list (its Fill channel), which differs from the REST
+ * fill: `execTime` and `updatedTime` rather than `createdTime`, and `holdSide` on futures.
+ */
+export function v3FillPush(fill: FillView): Record<string, unknown> {
+  const rest = v3Fill(fill);
+  return {
+    category: rest.category,
+    orderId: rest.orderId,
+    clientOid: rest.clientOid,
+    execId: rest.execId,
+    execLinkId: rest.execLinkId,
+    symbol: rest.symbol,
+    orderType: rest.orderType,
+    side: rest.side,
+    ...(fill.posSide ? { holdSide: fill.posSide } : {}),
+    execPrice: rest.execPrice,
+    execQty: rest.execQty,
+    execValue: rest.execValue,
+    execPnl: rest.execPnl,
+    tradeScope: rest.tradeScope,
+    tradeSide: rest.tradeSide,
+    feeDetail: rest.feeDetail,
+    execTime: String(fill.timeMs),
+    updatedTime: String(fill.timeMs),
+  };
+}
+
 /** The venue's spot feeDetail: a JSON-encoded string with JSON numbers, written from decimals. */
 function spotFeeDetail(order: OrderView): string {
   if (order.fee === '0') return '';

@@ -21,7 +21,7 @@ import type { Books } from '../../engine/trading/books.ts';
 import { usdtPriceOf } from '../../engine/trading/reference-price.ts';
 import { tradingWallet } from '../../engine/trading/wallets.ts';
 import { v2MixFill, v2MixOrder, v2Position, v3Position } from '../wire/futures.ts';
-import { v3Fill, v3Order } from '../wire/orders.ts';
+import { v3Order } from '../wire/orders.ts';
 import type { PlanChange } from './batch.ts';
 
 type Row = Record<string, unknown>;
@@ -142,34 +142,6 @@ export function v3OrderRow(order: OrderView): Row {
     marginCoin: futures.marginCoin,
     leverage: futures.leverage,
     totalProfit: futures.realisedPnl,
-  };
-}
-
-/**
- * A v3 `fill` push: the venue's field list (its Fill channel), which differs from the REST
- * fill: `execTime` and `updatedTime` rather than `createdTime`, and `holdSide` on futures.
- */
-export function v3FillRow(fill: FillView): Row {
-  const rest = v3Fill(fill);
-  return {
-    category: rest.category,
-    orderId: rest.orderId,
-    clientOid: rest.clientOid,
-    execId: rest.execId,
-    execLinkId: rest.execLinkId,
-    symbol: rest.symbol,
-    orderType: rest.orderType,
-    side: rest.side,
-    ...(fill.posSide ? { holdSide: fill.posSide } : {}),
-    execPrice: rest.execPrice,
-    execQty: rest.execQty,
-    execValue: rest.execValue,
-    execPnl: rest.execPnl,
-    tradeScope: rest.tradeScope,
-    tradeSide: rest.tradeSide,
-    feeDetail: rest.feeDetail,
-    execTime: String(fill.timeMs),
-    updatedTime: String(fill.timeMs),
   };
 }
 
