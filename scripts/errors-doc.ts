@@ -76,6 +76,7 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   PRICE_BELOW_LIMIT: 'A sell below the reference price × (1 − sellLimitPriceRatio).',
   TOO_MANY_OPEN_ORDERS: '400 open orders per business line, or maxSymbolOrderNum per symbol.',
   DUPLICATE_CLIENT_OID: 'The clientOid was used by this account within six hours.',
+  CLIENT_OID_TOO_LONG: 'A client order id (`{0}`) longer than 50 characters.',
   BATCH_TOO_LARGE: 'More than 20 (v3) or 50 (v2) orders in one batch.',
   ORDER_NOT_FOUND: 'No open order (or no order) of this account with that orderId / clientOid.',
   ORDER_NOT_MODIFIABLE:

@@ -141,6 +141,7 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
     'v2-mix': e('40786', 'Duplicate clientOid'),
     v3: e('25212', 'Duplicate clientOid'),
   },
+  CLIENT_OID_TOO_LONG: e('40304', 'clientOid or clientOrderId length cannot greater than 50'),
   BATCH_TOO_LARGE: e('40306', 'Batch processing orders can only process up to {0}'),
   ORDER_NOT_FOUND: {
     ...e('43001', 'The order does not exist'),
