@@ -48,6 +48,8 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   UNIFIED_ACCOUNT_ON_CLASSIC_API:
     'A unified account called a v2 endpoint while BOURSE_ENFORCE_ACCOUNT_MODE is on.',
   RATE_LIMITED: 'Over the per-UID or per-IP limit of the endpoint (BOURSE_RATE_LIMITS).',
+  AUTH_FAILURES_LIMITED:
+    'Too many failed passphrase checks for this key or from this IP in the last minute (BOURSE_AUTH_FAILURES_PER_KEY, BOURSE_AUTH_FAILURES_PER_IP).',
   SYSTEM_ERROR: 'An unexpected error (a bug); the request changed nothing that was acknowledged.',
   STORE_UNAVAILABLE: 'The journal could not be written; the outcome is unknown, query before retrying.',
   OPERATOR_UNAUTHORIZED: 'Operator API without `Authorization: Bearer <operator token>`, or a wrong token.',

@@ -3,6 +3,7 @@
  * start; a bad value stops the server with a message naming the variable.
  */
 import { resolve } from 'node:path';
+import { DEFAULT_AUTH_FAILURE_LIMITS, type AuthFailureLimits } from './api/auth/auth-failures.ts';
 import { parseRateLimitConfig, type RateLimitConfig } from './api/rate-limit.ts';
 import { parseFeedConfig } from './market/feed-config.ts';
 import type { MarketConfig } from './market/index.ts';
@@ -34,6 +35,8 @@ export interface Config {
   market: MarketConfig;
   /** WebSocket limits (BOURSE_WS_*; docs/websocket.md). */
   websocket: WsConfig;
+  /** Failed passphrase checks per key and per IP per minute (BOURSE_AUTH_FAILURES_PER_*). */
+  authFailures: AuthFailureLimits;
 }
 
 function flag(value: string | undefined, fallback: boolean, name: string): boolean {
@@ -99,5 +102,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     httpFastPath: flag(env.BOURSE_HTTP_FAST_PATH, true, 'BOURSE_HTTP_FAST_PATH'),
     market: { feeds: parseFeedConfig(env.BOURSE_FEED), liquidity: parseLiquidityConfig(env) },
     websocket: parseWsConfig(env),
+    authFailures: {
+      perKey: integer(
+        env.BOURSE_AUTH_FAILURES_PER_KEY,
+        DEFAULT_AUTH_FAILURE_LIMITS.perKey,
+        'BOURSE_AUTH_FAILURES_PER_KEY',
+      ),
+      perIp: integer(
+        env.BOURSE_AUTH_FAILURES_PER_IP,
+        DEFAULT_AUTH_FAILURE_LIMITS.perIp,
+        'BOURSE_AUTH_FAILURES_PER_IP',
+      ),
+      windowMs: DEFAULT_AUTH_FAILURE_LIMITS.windowMs,
+    },
   };
 }

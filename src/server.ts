@@ -9,6 +9,7 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { buildApp, clientIp, MAX_BODY_BYTES } from './api/app.ts';
+import { Authenticator } from './api/auth/authenticate.ts';
 import { installFastPath, type FastPath } from './api/http1/fast-path.ts';
 import { attachWebSocket, type WsGateway } from './api/ws/gateway.ts';
 import { failure } from './api/envelope.ts';
@@ -128,7 +129,14 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     if (config.seedDemo) credentials = { ...credentials, ...(await seedDemoAccount(sequencer, clock, box)) };
   }
 
+  const authenticator = new Authenticator({
+    box,
+    enforceAccountMode: config.enforceAccountMode,
+    wallNow: services.wallNow,
+    failureLimits: config.authFailures,
+  });
   const app = buildApp({
+    authenticator,
     services,
     routes: allRoutes(services),
     logger,
@@ -149,6 +157,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     services,
     config: config.websocket,
     enforceAccountMode: config.enforceAccountMode,
+    authenticator,
     clientIp: (request) => clientIp(request.headers, request.socket.remoteAddress, config.trustProxy),
     onError: (error) =>
       logger.error('websocket error', { error: error instanceof Error ? error.message : String(error) }),

@@ -29,6 +29,8 @@ export interface AppOptions {
   operatorToken: string;
   enforceAccountMode: boolean;
   trustProxy: boolean;
+  /** Shared with the WebSocket login (one passphrase cache, one set of failure limits). */
+  authenticator?: Authenticator;
 }
 
 /** A parsed request, whichever HTTP layer parsed it. */
@@ -180,11 +182,13 @@ export function nodeEdge(
 export function buildApp(options: AppOptions): App {
   const match = compileRoutes(options.routes);
   const limiter = new RateLimiter(options.rateLimits);
-  const authenticator = new Authenticator({
-    box: options.services.box,
-    enforceAccountMode: options.enforceAccountMode,
-    wallNow: options.services.wallNow,
-  });
+  const authenticator =
+    options.authenticator ??
+    new Authenticator({
+      box: options.services.box,
+      enforceAccountMode: options.enforceAccountMode,
+      wallNow: options.services.wallNow,
+    });
   const { services, logger } = options;
 
   async function run(request: EdgeRequest, apiRequest: ApiRequest, rawQuery: string): Promise<Envelope> {

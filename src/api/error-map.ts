@@ -53,6 +53,7 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
     'You are in Unified Account mode, and the Classic Account API is not supported at this time',
   ),
   RATE_LIMITED: e('429', 'Too Many Requests', 429),
+  AUTH_FAILURES_LIMITED: e('429', 'Too Many Requests', 429),
   SYSTEM_ERROR: e('45001', 'Unknown error', 500),
   STORE_UNAVAILABLE: e('40725', 'service return an error', 503),
   OPERATOR_UNAUTHORIZED: e('40001', 'operator token missing or wrong', 401),

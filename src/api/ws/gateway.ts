@@ -40,6 +40,8 @@ export interface WsGatewayOptions {
   enforceAccountMode: boolean;
   clientIp: (request: IncomingMessage) => string;
   onError: (error: unknown) => void;
+  /** The REST edge's, so both share one passphrase cache and one set of failure limits. */
+  authenticator?: Authenticator;
 }
 
 export interface WsGateway {
@@ -51,11 +53,13 @@ export interface WsGateway {
 export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGateway {
   const { services, config } = options;
   const hub = new Hub(services, options.onError);
-  const authenticator = new Authenticator({
-    box: services.box,
-    enforceAccountMode: options.enforceAccountMode,
-    wallNow: services.wallNow,
-  });
+  const authenticator =
+    options.authenticator ??
+    new Authenticator({
+      box: services.box,
+      enforceAccountMode: options.enforceAccountMode,
+      wallNow: services.wallNow,
+    });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_INBOUND_BYTES });
   const connections = new Set<Connection>();
 

@@ -4,7 +4,8 @@
  * signed exactly as sent. Seconds (bitget-api, ccxt) or milliseconds are accepted, within
  * ±30 s of wall time. Checks run in the REST order (wire.md §1.5): fields, timestamp, key,
  * passphrase, IP whitelist, signature; each failure is its 300xx code. The key's secret is
- * opened and its passphrase verified by the REST Authenticator (same cache logic).
+ * opened and its passphrase verified by the REST Authenticator (same cache, same failure limits:
+ * over them the login is refused with 30006 before any scrypt).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Account, ApiKeyRecord } from '../../domain/account.ts';
@@ -66,8 +67,13 @@ export async function verifyLogin(
   const account = key ? state.accounts.get(key.uid) : undefined;
   if (!key || !account) return wsError(WS_CODES.INVALID_ACCESS_KEY, 'Invalid ACCESS_KEY');
   if (account.status === 'freeze') return wsError(WS_CODES.LOGIN_FAILED, 'login failed: account frozen');
-  const secret = await authenticator.unlock(key, passphrase);
-  if (secret === null) return wsError(WS_CODES.INVALID_PASSPHRASE, 'Invalid ACCESS_PASSPHRASE');
+  const unlocked = await authenticator.unlock(key, passphrase, ip);
+  if ('refused' in unlocked) {
+    return unlocked.refused === 'limited'
+      ? wsError(WS_CODES.TOO_MANY_REQUESTS, 'Request too many: too many failed logins for this key or IP')
+      : wsError(WS_CODES.INVALID_PASSPHRASE, 'Invalid ACCESS_PASSPHRASE');
+  }
+  const { secret } = unlocked;
   if (key.ipList.length > 0 && !key.ipList.includes(ip))
     return wsError(WS_CODES.LOGIN_FAILED, `login failed: IP ${ip} is not in the key's whitelist`);
   if (!signatureMatches(secret, timestamp, signature)) return wsError(WS_CODES.INVALID_SIGN, 'Invalid sign');
