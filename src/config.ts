@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { DEFAULT_AUTH_FAILURE_LIMITS, type AuthFailureLimits } from './api/auth/auth-failures.ts';
+import { parseHttpLimits, type HttpLimits } from './api/http1/timeouts.ts';
 import { parseRateLimitConfig, type RateLimitConfig } from './api/rate-limit.ts';
 import { parseFeedConfig } from './market/feed-config.ts';
 import type { MarketConfig } from './market/index.ts';
@@ -31,6 +32,8 @@ export interface Config {
   sqliteWriter: 'thread' | 'inline';
   /** Plain keep-alive requests parsed by bourse's HTTP/1.1 fast path, the rest by node:http (BOURSE_HTTP_FAST_PATH). */
   httpFastPath: boolean;
+  /** Head and request timeouts and the connection cap (BOURSE_HTTP_*; docs/configuration.md). */
+  http: HttpLimits;
   /** Price feeds and the liquidity provider (BOURSE_FEED, BOURSE_LIQUIDITY_*; docs/market-data.md). */
   market: MarketConfig;
   /** WebSocket limits (BOURSE_WS_*; docs/websocket.md). */
@@ -100,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: databaseUrl(env.BOURSE_DATABASE_URL),
     sqliteWriter: sqliteWriter(env.BOURSE_SQLITE_WRITER),
     httpFastPath: flag(env.BOURSE_HTTP_FAST_PATH, true, 'BOURSE_HTTP_FAST_PATH'),
+    http: parseHttpLimits(env),
     market: { feeds: parseFeedConfig(env.BOURSE_FEED), liquidity: parseLiquidityConfig(env) },
     websocket: parseWsConfig(env),
     authFailures: {

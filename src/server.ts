@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { buildApp, clientIp, MAX_BODY_BYTES } from './api/app.ts';
 import { Authenticator } from './api/auth/authenticate.ts';
 import { installFastPath, type FastPath } from './api/http1/fast-path.ts';
+import { capConnections, nodeServerOptions } from './api/http1/timeouts.ts';
 import { attachWebSocket, type WsGateway } from './api/ws/gateway.ts';
 import { failure } from './api/envelope.ts';
 import { wireError } from './api/error-map.ts';
@@ -145,9 +146,10 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     enforceAccountMode: config.enforceAccountMode,
     trustProxy: config.trustProxy,
   });
-  const server: Server = createServer({ keepAlive: true }, (request, response) =>
+  const server: Server = createServer(nodeServerOptions(config.http), (request, response) =>
     app.handle(request, response),
   );
+  capConnections(server, config.http);
   const fastPath = config.httpFastPath ? installFastPath(server, app, MAX_BODY_BYTES) : null;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
     answerClientError(error, socket, services.wallNow()),
