@@ -9,7 +9,8 @@
  * Subscribe acks {"event":"subscribe","arg":<as sent>}; errors
  * {"event":"error","arg"?,"code":300xx,"msg"}. Inbound messages over the per-second limit get
  * 30006 and are dropped; three times over closes the connection (30007). Subscriptions over
- * the per-connection limit get 30006.
+ * the per-connection limit get 30006. Connections per IP and in all, args per message,
+ * subscription requests per hour and nesting are bounded (limits.ts).
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -22,6 +23,7 @@ import { WS_CODES, type WsError } from './codes.ts';
 import type { WsConfig } from './config.ts';
 import { CLOSE_LOGIN_FAILED, CLOSE_SHUTDOWN, CLOSE_TOO_MANY_REQUESTS, Connection } from './connection.ts';
 import { Hub } from './hub.ts';
+import { ConnectionLimits, jsonNestingExceeds, MAX_JSON_NESTING, SubscriptionBudget } from './limits.ts';
 import { verifyLogin } from './login.ts';
 
 export const WS_PATHS: Record<string, Dialect> = {
@@ -62,6 +64,8 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
     });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_INBOUND_BYTES });
   const connections = new Set<Connection>();
+  const limits = new ConnectionLimits(config);
+  const budgets = new WeakMap<Connection, SubscriptionBudget>();
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = request.url ?? '/';
@@ -71,8 +75,15 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
       socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
       return;
     }
+    const ip = options.clientIp(request);
+    if (!limits.take(ip)) {
+      socket.end('HTTP/1.1 429 Too Many Requests\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+      return;
+    }
+    // The raw socket closes however the connection ends (handshake refused, closed, cut).
+    socket.once('close', () => limits.release(ip));
     wss.handleUpgrade(request, socket, head, (socketWs) => {
-      const connection = new Connection(socketWs, dialect, options.clientIp(request), config);
+      const connection = new Connection(socketWs, dialect, ip, config);
       connections.add(connection);
       socketWs.on('message', (data, isBinary) => {
         void handleMessage(connection, data, isBinary).catch(options.onError);
@@ -111,6 +122,13 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
       connection.send('pong');
       return;
     }
+    if (jsonNestingExceeds(text, MAX_JSON_NESTING)) {
+      error(connection, {
+        code: WS_CODES.PARAM_ERROR,
+        msg: `Param error: nested deeper than ${MAX_JSON_NESTING}`,
+      });
+      return;
+    }
     let message: unknown;
     try {
       message = JSON.parse(text);
@@ -128,6 +146,7 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
         error(connection, { code: WS_CODES.PARAM_ERROR, msg: 'Param error: args' });
         return;
       }
+      if (!admitArgs(connection, args.length)) return;
       for (const arg of args as unknown[]) {
         if (op === 'subscribe') subscribe(connection, arg);
         else unsubscribe(connection, arg);
@@ -135,6 +154,27 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
       return;
     }
     error(connection, { code: WS_CODES.INVALID_OP, msg: `invalid op: ${String(op)}` });
+  }
+
+  /** One error for a message over the args limit or the connection's hourly budget. */
+  function admitArgs(connection: Connection, count: number): boolean {
+    if (count > config.maxArgsPerMessage) {
+      error(connection, {
+        code: WS_CODES.PARAM_ERROR,
+        msg: `Param error: at most ${config.maxArgsPerMessage} args in one message`,
+      });
+      return false;
+    }
+    const nowMs = services.wallNow();
+    let budget = budgets.get(connection);
+    if (!budget)
+      budgets.set(connection, (budget = new SubscriptionBudget(config.subscriptionRequestsPerHour, nowMs)));
+    if (budget.spend(count, nowMs)) return true;
+    error(connection, {
+      code: WS_CODES.TOO_MANY_REQUESTS,
+      msg: `Request too many: more than ${config.subscriptionRequestsPerHour} subscription requests in an hour`,
+    });
+    return false;
   }
 
   async function login(connection: Connection, args: unknown): Promise<void> {
