@@ -15,6 +15,7 @@ import { verifyPassphrase } from '../../security/secrets.ts';
 import { reject, type ApiRequest, type Caller, type Route } from '../request.ts';
 import { AuthFailures, DEFAULT_AUTH_FAILURE_LIMITS, type AuthFailureLimits } from './auth-failures.ts';
 import { PassphraseCache } from './passphrase-cache.ts';
+import { standingOf } from './standing.ts';
 import { verifySignature } from './signature.ts';
 
 export const TIMESTAMP_TOLERANCE_MS = 30_000;
@@ -69,10 +70,9 @@ export class Authenticator {
     if (Math.abs(this.options.wallNow() - Number(timestamp)) > TIMESTAMP_TOLERANCE_MS) {
       reject('ACCESS_TIMESTAMP_EXPIRED');
     }
-    const key = state.apiKeys.get(apiKey);
-    const account = key ? state.accounts.get(key.uid) : undefined;
-    if (!key || !account) reject('API_KEY_INVALID');
-    if (account.status === 'freeze') reject('USER_STATUS_ABNORMAL');
+    const standing = standingOf(state, apiKey);
+    if ('refused' in standing) reject(standing.refused);
+    const { key, account } = standing;
     if (this.options.enforceAccountMode && route.accountMode && route.accountMode !== account.mode) {
       reject(
         account.mode === 'classic' ? 'CLASSIC_ACCOUNT_ON_UNIFIED_API' : 'UNIFIED_ACCOUNT_ON_CLASSIC_API',

@@ -14,6 +14,7 @@ export const CLOSE_IDLE = 4002;
 export const CLOSE_TOO_MANY_REQUESTS = 4003;
 export const CLOSE_LOGIN_FAILED = 4004;
 export const CLOSE_SHUTDOWN = 1001;
+export const CLOSE_SESSION_ENDED = 4005;
 
 export interface Subscription {
   channel: Channel;

@@ -15,16 +15,22 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData } from 'ws';
-import { hasPermission } from '../../domain/account.ts';
 import { Authenticator } from '../auth/authenticate.ts';
 import type { Services } from '../services.ts';
 import { isWsError, parseChannel, type Dialect } from './channels.ts';
 import { WS_CODES, type WsError } from './codes.ts';
 import type { WsConfig } from './config.ts';
-import { CLOSE_LOGIN_FAILED, CLOSE_SHUTDOWN, CLOSE_TOO_MANY_REQUESTS, Connection } from './connection.ts';
+import {
+  CLOSE_LOGIN_FAILED,
+  CLOSE_SESSION_ENDED,
+  CLOSE_SHUTDOWN,
+  CLOSE_TOO_MANY_REQUESTS,
+  Connection,
+} from './connection.ts';
 import { Hub } from './hub.ts';
 import { ConnectionLimits, jsonNestingExceeds, MAX_JSON_NESTING, SubscriptionBudget } from './limits.ts';
 import { verifyLogin } from './login.ts';
+import { keyReads, permissionError, Sessions } from './sessions.ts';
 
 export const WS_PATHS: Record<string, Dialect> = {
   '/v2/ws/public': 'v2',
@@ -54,6 +60,24 @@ export interface WsGateway {
 
 export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGateway {
   const { services, config } = options;
+  const stateNow = () => services.sequencer.exchange.state;
+  const sessions = new Sessions({
+    end(connection, failure) {
+      error(connection, failure);
+      connection.cut(CLOSE_SESSION_ENDED, failure.msg);
+    },
+    narrow(connection, key) {
+      connection.key = key;
+      for (const [subscription, { channel }] of connection.subscriptions) {
+        if (!channel.private || keyReads(key.permissions, channel)) continue;
+        hub.unsubscribe(connection, subscription);
+        error(connection, permissionError(channel), channel.arg);
+      }
+    },
+  });
+  // Registered before the hub's listener: a batch that changed a key or an account is
+  // reviewed before its pushes go out.
+  const unlistenSessions = services.sequencer.onDurable(() => sessions.review(stateNow()));
   const hub = new Hub(services, options.onError);
   const authenticator =
     options.authenticator ??
@@ -92,6 +116,7 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
         connection.closed = true;
         connection.stopTimers();
         connections.delete(connection);
+        if (connection.key) sessions.remove(connection, connection.key.apiKey);
         hub.removeConnection(connection);
       });
       socketWs.on('error', () => socketWs.terminate());
@@ -178,13 +203,7 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
   }
 
   async function login(connection: Connection, args: unknown): Promise<void> {
-    const result = await verifyLogin(
-      services.sequencer.exchange.state,
-      authenticator,
-      args,
-      connection.ip,
-      services.wallNow(),
-    );
+    const result = await verifyLogin(stateNow, authenticator, args, connection.ip, services.wallNow());
     if (connection.closed) return;
     if ('code' in result) {
       error(connection, result);
@@ -195,8 +214,10 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
       for (const [key, sub] of connection.subscriptions)
         if (sub.channel.private) hub.unsubscribe(connection, key);
     }
+    if (connection.key) sessions.remove(connection, connection.key.apiKey);
     connection.account = result.account;
     connection.key = result.key;
+    sessions.add(connection, result.key);
     connection.sendJson({ event: 'login', code: 0, msg: '' });
   }
 
@@ -206,16 +227,8 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
     if (channel.private) {
       if (!connection.key || !connection.uid)
         return void error(connection, { code: WS_CODES.NOT_LOGGED_IN, msg: 'User not logged in' }, arg);
-      const codes = connection.key.permissions;
-      if (!channel.permissions.some((area) => hasPermission(codes, area, false)))
-        return void error(
-          connection,
-          {
-            code: WS_CODES.ILLEGAL_REQUEST,
-            msg: `Incorrect permissions, need ${channel.permissions[0]} read`,
-          },
-          arg,
-        );
+      if (!keyReads(connection.key.permissions, channel))
+        return void error(connection, permissionError(channel), arg);
     }
     if (
       !connection.subscriptions.has(channel.key) &&
@@ -244,6 +257,7 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
     },
     async close() {
       server.off('upgrade', onUpgrade);
+      unlistenSessions();
       hub.stop();
       for (const connection of connections) connection.cut(CLOSE_SHUTDOWN, 'server shutting down');
       await new Promise<void>((resolve) => wss.close(() => resolve()));
