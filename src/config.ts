@@ -10,6 +10,7 @@ import { parseFeedConfig } from './market/feed-config.ts';
 import type { MarketConfig } from './market/index.ts';
 import { parseLiquidityConfig } from './market/liquidity.ts';
 import { parseWsConfig, type WsConfig } from './api/ws/config.ts';
+import { parseMetricsSettings, type MetricsSettings } from './api/health-routes.ts';
 
 export interface Config {
   host: string;
@@ -40,6 +41,8 @@ export interface Config {
   websocket: WsConfig;
   /** Failed passphrase checks per key and per IP per minute (BOURSE_AUTH_FAILURES_PER_*). */
   authFailures: AuthFailureLimits;
+  /** GET /metrics (BOURSE_METRICS, BOURSE_METRICS_TOKEN; docs/operations.md). */
+  metrics: MetricsSettings;
 }
 
 function flag(value: string | undefined, fallback: boolean, name: string): boolean {
@@ -119,5 +122,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ),
       windowMs: DEFAULT_AUTH_FAILURE_LIMITS.windowMs,
     },
+    metrics: parseMetricsSettings(env),
   };
 }
