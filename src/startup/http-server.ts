@@ -9,6 +9,7 @@ import { MAX_BODY_BYTES, type App } from '../api/app.ts';
 import { failure } from '../api/envelope.ts';
 import { wireError } from '../api/error-map.ts';
 import { installFastPath, type FastPath } from '../api/http1/fast-path.ts';
+import { capConnections, nodeServerOptions, type HttpLimits } from '../api/http1/timeouts.ts';
 import { HttpGate } from '../runtime/http-gate.ts';
 import { listen } from './listen.ts';
 
@@ -45,11 +46,15 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, nowMs: 
 }
 
 export async function bindHttp(
-  settings: { host: string; port: number; httpFastPath: boolean },
+  settings: { host: string; port: number; httpFastPath: boolean; http: HttpLimits },
   wallNow: () => number,
 ): Promise<BoundHttp> {
   const gate = new HttpGate(wallNow);
-  const server = createServer({ keepAlive: true }, (request, response) => gate.handle(request, response));
+  // Head and request timeouts for node:http and the fast path alike, and the connection cap.
+  const server = createServer(nodeServerOptions(settings.http), (request, response) =>
+    gate.handle(request, response),
+  );
+  capConnections(server, settings.http);
   const fastPath = settings.httpFastPath ? installFastPath(server, gate, MAX_BODY_BYTES) : null;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
     answerClientError(error, socket, wallNow()),
