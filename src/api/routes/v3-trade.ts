@@ -20,7 +20,14 @@ import {
 import type { Services } from '../services.ts';
 import { signedRoutes } from './route-kit.ts';
 import { v3Fill, v3Order } from '../wire/orders.ts';
-import { failureText, parsedValues, parseItem, parseV3Order, v3Category } from './order-input.ts';
+import {
+  echoedClientOid,
+  failureText,
+  parsedValues,
+  parseItem,
+  parseV3Order,
+  v3Category,
+} from './order-input.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
 import { cancel, cancelAll, findOrder, openOrderViews, permissionAreaOf, place } from './trading-service.ts';
 
@@ -113,7 +120,7 @@ export function v3TradeRoutes(services: Services): Route[] {
         let next = 0;
         return parsed.map((item, index) => {
           if (item.ok) return itemResult(placed[next++] ?? { orderId: '', clientOid: '' });
-          const clientOid = optionalString(asObject(items[index] ?? {}, 'order'), 'clientOid') ?? '';
+          const clientOid = echoedClientOid(items[index]);
           return { orderId: null, clientOid, ...failureText(item.failure, 'v3') };
         });
       },

@@ -63,3 +63,37 @@ test('v3 place-batch naming two categories is refused whole', async (t) => {
   );
   assert.equal(open.list.length, 0, 'nothing of a refused batch is placed');
 });
+
+test('v3 place-batch when an item is not an object or its clientOid is not a string answers that item in its place', async (t) => {
+  const client = await fundedTrader(t);
+
+  const answers = data<{ orderId: string | null; clientOid: string; code?: string }[]>(
+    await client.post('/api/v3/trade/place-batch', {
+      body: [
+        spotBuy('first', '50000'),
+        42,
+        null,
+        ['SPOT'],
+        { ...spotBuy('x', '50000'), clientOid: { nested: true } },
+        { ...spotBuy('y', '50000'), clientOid: ['a'] },
+        spotBuy('last', '50001'),
+      ],
+    }),
+  );
+  assert.deepEqual(
+    answers.map((answer) => [answer.clientOid, answer.orderId === null, answer.code ?? 'placed']),
+    [
+      ['first', false, 'placed'],
+      ['', true, '40017'],
+      ['', true, '40017'],
+      ['', true, '40017'],
+      ['', true, '40020'],
+      ['', true, '40020'],
+      ['last', false, 'placed'],
+    ],
+  );
+  const open = data<{ list: { clientOid: string }[] }>(
+    await client.get('/api/v3/trade/unfilled-orders', { query: { category: 'SPOT' } }),
+  );
+  assert.deepEqual(open.list.map((order) => order.clientOid).sort(), ['first', 'last']);
+});
