@@ -4,15 +4,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, STATUS_CODES, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { buildApp, clientIp, MAX_BODY_BYTES } from './api/app.ts';
 import { installFastPath, type FastPath } from './api/http1/fast-path.ts';
 import { attachWebSocket, type WsGateway } from './api/ws/gateway.ts';
-import { failure } from './api/envelope.ts';
-import { wireError } from './api/error-map.ts';
+import { answerClientError, watchPendingAnswers } from './api/client-error.ts';
 import { createLogger, type LogSink, type Logger } from './api/logger.ts';
 import type { Services } from './api/services.ts';
 import { allRoutes } from './api/routes/index.ts';
@@ -60,25 +59,6 @@ function serverKey(config: Config): Buffer {
   const key = randomBytes(32);
   writePrivate(file, key.toString('hex'));
   return key;
-}
-
-/**
- * A request node:http cannot parse (bad request line, control characters, oversize headers)
- * still gets the venue envelope rather than node's bare "400 Bad Request".
- */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, nowMs: number): void {
-  if (!socket.writable || error.code === 'ECONNRESET') {
-    socket.destroy();
-    return;
-  }
-  const status =
-    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const wire = wireError('PARAM_INVALID', 'v2', ['malformed HTTP request']);
-  const text = JSON.stringify(failure(wire.code, wire.msg, nowMs));
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\n` +
-      `content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
-  );
 }
 
 export async function startServer(config: Config, logSink: LogSink | null = null): Promise<RunningServer> {
@@ -141,8 +121,9 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     app.handle(request, response),
   );
   const fastPath = config.httpFastPath ? installFastPath(server, app, MAX_BODY_BYTES) : null;
+  watchPendingAnswers(server);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
-    answerClientError(error, socket, services.wallNow()),
+    answerClientError(error, socket, services.wallNow),
   );
   await sequencer.drain();
   const websocket = attachWebSocket(server, {
