@@ -12,7 +12,7 @@ import { buildApp, clientIp, MAX_BODY_BYTES } from './api/app.ts';
 import { installFastPath, type FastPath } from './api/http1/fast-path.ts';
 import { attachWebSocket, type WsGateway } from './api/ws/gateway.ts';
 import { answerClientError, watchPendingAnswers } from './api/client-error.ts';
-import { createLogger, type LogSink, type Logger } from './api/logger.ts';
+import { createLogger, redactedJson, type LogSink, type Logger } from './api/logger.ts';
 import type { Services } from './api/services.ts';
 import { allRoutes } from './api/routes/index.ts';
 import { seedDemoAccount, seedInstruments } from './bootstrap.ts';
@@ -87,6 +87,11 @@ export async function startServer(config: Config, logSink: LogSink | null = null
   const sequencer = new Sequencer(recovered.exchange, recovered.seq, store, {
     snapshotEvery: config.snapshotEvery,
     onStoreError,
+    onEngineError: (error, command) =>
+      logger.error('engine error, step rolled back', {
+        command: redactedJson(command),
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      }),
   });
   const startMs = config.clockStartMs ?? Date.now();
   const clock: Clock =
