@@ -97,3 +97,15 @@ test('v3 place-batch when an item is not an object or its clientOid is not a str
   );
   assert.deepEqual(open.list.map((order) => order.clientOid).sort(), ['first', 'last']);
 });
+
+test('v3 place-batch when it has more than 20 items is refused whole with 40306', async (t) => {
+  const client = await fundedTrader(t);
+
+  const items = Array.from({ length: 21 }, (_, index) => spotBuy(`big-${index}`, '50000'));
+  const response = await client.post('/api/v3/trade/place-batch', { body: items });
+  assert.equal(response.body?.code, '40306', response.text);
+  const open = data<{ list: unknown[] }>(
+    await client.get('/api/v3/trade/unfilled-orders', { query: { category: 'SPOT' } }),
+  );
+  assert.equal(open.list.length, 0, 'nothing of a refused batch is placed');
+});
