@@ -90,3 +90,14 @@ for (const [fastPath, chunked] of [
     assert.equal(account.wallets.spot?.USDT?.available, '3');
   });
 }
+
+test('request when its head is over 16 KiB answers 431 with the envelope and closes', async (t) => {
+  const server = await serverFor(t, { env: { BOURSE_HTTP_FAST_PATH: 'off' } });
+  const bytes = `GET /api/v2/public/time HTTP/1.1\r\nhost: x\r\nx-filler: ${'a'.repeat(20_000)}\r\n\r\n`;
+  const { answers, closed } = await pipeline(server.url, bytes);
+  assert.equal(closed, true);
+  assert.deepEqual(
+    answers.map((answer) => [answer.status, answer.body?.code]),
+    [[431, '40017']],
+  );
+});
