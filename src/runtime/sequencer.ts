@@ -137,13 +137,6 @@ export class Sequencer {
     return promise;
   }
 
-  /**
-   * Whether the queued commands may go now: any group while fewer appends than the store's
-   * `partialGroupsBeside` (default 1: none) are in flight; beside more, only a full group (so
-   * commits overlap the engine's work under load), while a partial one waits for them and
-   * grows (so a light load still shares one commit and fsync among the commands that arrive
-   * during one, instead of one each).
-   */
   /** Starts rolling back the step of `command`, which threw; answers it SYSTEM_ERROR once done. */
   private rollBack<T>(command: Command, error: unknown): Promise<Outcome<T>> {
     this.options.onEngineError?.(error, command);
@@ -176,6 +169,13 @@ export class Sequencer {
     this.sinceSnapshot = recovered.replayed;
   }
 
+  /**
+   * Whether the queued commands may go now: any group while fewer appends than the store's
+   * `partialGroupsBeside` (default 1: none) are in flight; beside more, only a full group (so
+   * commits overlap the engine's work under load), while a partial one waits for them and
+   * grows (so a light load still shares one commit and fsync among the commands that arrive
+   * during one, instead of one each).
+   */
   private mayFlush(): boolean {
     if (this.entries.length === 0 || this.failed) return false;
     if (this.inFlight < this.partialBeside) return true;
