@@ -72,7 +72,10 @@ for (const [fastPath, chunked] of [
   ['on', false],
 ] as const) {
   test(`pipelined requests when a malformed one follows executed ones answer each in order, then close (fast path ${fastPath}, ${chunked ? 'chunked' : 'plain'})`, async (t) => {
-    const server = await serverFor(t, { env: { BOURSE_HTTP_FAST_PATH: fastPath } });
+    // The fast path's plain case runs at the server's defaults (feed and liquidity provider on).
+    const defaults: Record<string, string> =
+      fastPath === 'on' && !chunked ? { BOURSE_FEED: '*=sim', BOURSE_LIQUIDITY: 'on' } : {};
+    const server = await serverFor(t, { env: { BOURSE_HTTP_FAST_PATH: fastPath, ...defaults } });
     const operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
     const { uid } = await operator.createAccount();
     const bytes = deposit(uid, '1', chunked) + deposit(uid, '2', chunked) + 'NOT HTTP AT ALL\r\n\r\n';

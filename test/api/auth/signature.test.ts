@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import ccxt from 'ccxt';
 import { queryCandidates, sign, verifySignature } from '../../../src/api/auth/signature.ts';
+import { serverFor } from '../../support/server.ts';
+import { SigningClient } from '../../support/signing.ts';
 
 const SECRET = 'secret-0123456789';
 const PATH = '/api/v2/spot/account/assets';
@@ -76,4 +78,22 @@ test('verify signature when ccxt signs a GET with any values answers true', () =
     );
     assert.equal(ok, true, `${value}: ${signed.url}`);
   }
+});
+
+test('signed GET at the server defaults when signed by ccxt answers success, and over another reading 40009', async (t) => {
+  const server = await serverFor(t, { env: { BOURSE_FEED: '*=sim', BOURSE_LIQUIDITY: 'on' } });
+  const client = new SigningClient(server.url, server.credentials, 'ccxt');
+  const path = '/api/v2/spot/account/assets';
+  const ambiguous = await client.get(path, { query: { coin: 'USDT', note: 'a b&c=d 龙虾' } });
+  assert.equal(ambiguous.body?.code, '40009', 'a raw value holding & is ambiguous: refused');
+  const plain = await client.get(path, { query: { coin: 'USDT', note: '龙虾 $x+y/z' } });
+  assert.equal(plain.body?.code, '00000', plain.text);
+  const timestamp = Date.now();
+  const signed = client.build('GET', path, { query: 'coin=USDT&limit=2', timestamp });
+  const smuggled = await client.get(path, {
+    query: 'coin%3DUSDT%26limit%3D2',
+    timestamp,
+    signature: signed.signature,
+  });
+  assert.equal(smuggled.body?.code, '40009', smuggled.text);
 });

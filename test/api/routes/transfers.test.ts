@@ -155,7 +155,7 @@ test('spot wallet transfer when the request is wrong answers the venue codes and
 });
 
 test('spot wallet transfer when an account type is a prototype name answers 40020 and moves nothing', async (t) => {
-  const h = await harness(t);
+  const h = await harness(t, { BOURSE_FEED: '*=sim', BOURSE_LIQUIDITY: 'on' });
   const trader = await mainAccount(h, { funds: [['spot', 'USDT', '100']] });
   const base = { fromType: 'spot', toType: 'usdt_futures', amount: '1', coin: 'USDT' };
   for (const name of ['__proto__', 'constructor', 'toString', 'valueOf', 'prototype', '__PROTO__']) {

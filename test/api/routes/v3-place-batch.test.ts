@@ -20,8 +20,8 @@ const spotBuy = (clientOid: string, price: string) => ({
 });
 
 /** A new account with 10,000 USDT in spot, and a client signing with its key. */
-async function fundedTrader(t: TestContext): Promise<SigningClient> {
-  const server = await serverFor(t);
+async function fundedTrader(t: TestContext, env: Record<string, string> = {}): Promise<SigningClient> {
+  const server = await serverFor(t, { env });
   const operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
   const { uid } = await operator.createAccount();
   await operator.deposit(uid, { coin: 'USDT', amount: '10000', wallet: 'spot' });
@@ -65,7 +65,8 @@ test('v3 place-batch naming two categories is refused whole', async (t) => {
 });
 
 test('v3 place-batch when an item is not an object or its clientOid is not a string answers that item in its place', async (t) => {
-  const client = await fundedTrader(t);
+  // At the server's defaults: the price feed and the liquidity provider run meanwhile.
+  const client = await fundedTrader(t, { BOURSE_FEED: '*=sim', BOURSE_LIQUIDITY: 'on' });
 
   const answers = data<{ orderId: string | null; clientOid: string; code?: string }[]>(
     await client.post('/api/v3/trade/place-batch', {
