@@ -12,6 +12,8 @@ import { buildApp, clientIp, MAX_BODY_BYTES } from './api/app.ts';
 import { installFastPath, type FastPath } from './api/http1/fast-path.ts';
 import { attachWebSocket, type WsGateway } from './api/ws/gateway.ts';
 import { answerClientError, watchPendingAnswers } from './api/client-error.ts';
+import { operationsEndpoints, Readiness } from './api/health-routes.ts';
+import { createMetrics } from './api/metrics.ts';
 import { createLogger, redactedJson, type LogSink, type Logger } from './api/logger.ts';
 import type { Services } from './api/services.ts';
 import { allRoutes } from './api/routes/index.ts';
@@ -84,6 +86,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     await store.close();
     throw error;
   }
+  const metrics = config.metrics.enabled ? createMetrics() : null;
   const sequencer = new Sequencer(recovered.exchange, recovered.seq, store, {
     snapshotEvery: config.snapshotEvery,
     onStoreError,
@@ -92,7 +95,9 @@ export async function startServer(config: Config, logSink: LogSink | null = null
         command: redactedJson(command),
         error: error instanceof Error ? (error.stack ?? error.message) : String(error),
       }),
+    ...(metrics ? { onAppended: metrics.journalAppended } : {}),
   });
+  const readiness = new Readiness({ sequencer, store });
   const startMs = config.clockStartMs ?? Date.now();
   const clock: Clock =
     config.clock === 'simulated'
@@ -121,6 +126,8 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     operatorToken,
     enforceAccountMode: config.enforceAccountMode,
     trustProxy: config.trustProxy,
+    metrics: metrics?.http ?? null,
+    plainEndpoints: operationsEndpoints({ readiness, metrics, metricsToken: config.metrics.token }),
   });
   const server: Server = createServer({ keepAlive: true }, (request, response) =>
     app.handle(request, response),
@@ -139,6 +146,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     onError: (error) =>
       logger.error('websocket error', { error: error instanceof Error ? error.message : String(error) }),
   });
+  metrics?.watch({ sequencer, store, websocket });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -158,6 +166,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
   const market = await startMarket(services, config.market, (message, fields) =>
     logger.info(message, fields),
   );
+  services.timeWalker = market;
   logger.info('bourse started', {
     url,
     seq: recovered.seq,
@@ -165,6 +174,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     clock: config.clock,
     store: store.kind,
   });
+  readiness.started();
 
   return {
     url,
@@ -175,6 +185,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     websocket,
     httpFastPath: fastPath,
     async close() {
+      readiness.stopping();
       await market.stop();
       await websocket.close();
       await new Promise<void>((resolve) => {
