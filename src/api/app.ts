@@ -157,6 +157,20 @@ function jsonOrUndefined(text: string): unknown {
   }
 }
 
+/**
+ * The client closed its connection before the whole body arrived: there is no one to answer,
+ * and nothing went wrong on the server's side, so it is not an error (no 500, no error log);
+ * the request line says 499, as proxies log a client that went away.
+ */
+export class ClientClosedRequest extends Error {
+  constructor() {
+    super('the client closed the connection before sending the whole body');
+  }
+}
+
+/** The status the request log gives a request whose client went away before it was answered. */
+export const CLIENT_CLOSED_STATUS = 499;
+
 function readBody(request: IncomingMessage, maxBodyBytes: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -168,7 +182,8 @@ function readBody(request: IncomingMessage, maxBodyBytes: number): Promise<strin
       else chunks.push(chunk);
     });
     request.on('end', () => resolve(tooLarge ? null : Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
+    // node:http ends a request whose connection closed mid-body with an 'aborted' error.
+    request.on('error', () => reject(new ClientClosedRequest()));
   });
 }
 
@@ -314,6 +329,20 @@ export function buildApp(options: AppOptions): App {
     });
   }
 
+  function logClosed(apiRequest: ApiRequest, startedMs: number): void {
+    if (!logger.enabled) return;
+    logger.request({
+      time: new Date().toISOString(),
+      ip: apiRequest.ip,
+      method: apiRequest.method,
+      path: apiRequest.path,
+      uid: '',
+      code: '',
+      status: CLIENT_CLOSED_STATUS,
+      latencyMs: performance.now() - startedMs,
+    });
+  }
+
   /** The envelope and status for a request that was rejected or failed. */
   function rejection(apiRequest: ApiRequest, error: unknown): { envelope: Envelope; status: number } {
     const rejected = error instanceof Rejected ? error : null;
@@ -366,6 +395,11 @@ export function buildApp(options: AppOptions): App {
     try {
       answer = { envelope: await run(request, apiRequest, rawQuery, matched), status: 200 };
     } catch (error) {
+      if (error instanceof ClientClosedRequest) {
+        reply.abort();
+        logClosed(apiRequest, startedMs);
+        return;
+      }
       answer = rejection(apiRequest, error);
     }
     respond(reply, apiRequest, startedMs, matched, answer.envelope, answer.status);
