@@ -15,7 +15,11 @@ interface Answer {
 }
 
 /** Writes `bytes` as they are, reads until the server closes, and splits the answers. */
-function pipeline(baseUrl: string, bytes: string): Promise<{ answers: Answer[]; closed: boolean }> {
+function pipeline(
+  baseUrl: string,
+  bytes: string,
+  halfClose = false,
+): Promise<{ answers: Answer[]; closed: boolean }> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect({ host: hostname, port: Number(port) });
@@ -34,6 +38,7 @@ function pipeline(baseUrl: string, bytes: string): Promise<{ answers: Answer[]; 
       resolve({ answers: parseAnswers(Buffer.concat(chunks).toString('utf8')), closed: true });
     });
     socket.write(bytes);
+    if (halfClose) socket.end();
   });
 }
 
@@ -103,4 +108,21 @@ test('request when its head is over 16 KiB answers 431 with the envelope and clo
     answers.map((answer) => [answer.status, answer.body?.code]),
     [[431, '40017']],
   );
+});
+
+test('pipelined requests when the client stops mid-body after an executed one answer that one, then close', async (t) => {
+  const server = await serverFor(t, { env: { BOURSE_HTTP_FAST_PATH: 'off' } });
+  const operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
+  const { uid } = await operator.createAccount();
+  const cut = deposit(uid, '2', true).replace(/0\r\n\r\n$/, '');
+  const { answers, closed } = await pipeline(server.url, deposit(uid, '1', true) + cut.slice(0, -12), true);
+  assert.equal(closed, true);
+  assert.deepEqual(
+    answers.map((answer) => [answer.status, answer.body?.code]),
+    [
+      [200, '00000'],
+      [400, '40017'],
+    ],
+  );
+  assert.equal((await operator.getAccount(uid)).wallets.spot?.USDT?.available, '1');
 });

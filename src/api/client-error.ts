@@ -3,10 +3,11 @@
  * characters, oversize headers) gets the venue's envelope rather than node's bare "400 Bad
  * Request", and the connection closes: nothing after it on the connection can be framed.
  *
- * Invariant: requests pipelined before the malformed one on the same connection were parsed
- * and are being executed; each of them is answered, in order, before the malformed one's 400
- * and the close. node:http writes a connection's answers in request order, so the 400 waits
- * until every answer started on the connection has finished.
+ * Invariant: requests pipelined before the malformed one on the same connection were received
+ * whole and are being executed; each of them is answered, in order, before the malformed
+ * one's 400 and the close. node:http writes a connection's answers in request order, so the
+ * 400 waits until every request received whole has its answer sent. A request whose body did
+ * not arrive whole (the client closed mid-body) is not waited for: the close aborts it.
  */
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -14,26 +15,37 @@ import { failure } from './envelope.ts';
 import { wireError } from './error-map.ts';
 
 interface Pending {
-  answers: number;
-  /** Called once no answer is pending. */
+  /** Requests of the connection not answered yet. */
+  open: Set<IncomingMessage>;
+  /** Called once no request that was received whole is still unanswered. */
   idle: (() => void)[];
 }
 
 const pendingBySocket = new WeakMap<Duplex, Pending>();
 
+/**
+ * Whether a request received whole (so being executed) still awaits its answer. A request
+ * whose body never arrived whole is not waited for: the error is in it (the client went away
+ * mid-body, or sent a malformed body), and closing the connection aborts it.
+ */
+function awaitsAnswer(pending: Pending): boolean {
+  for (const request of pending.open) if (request.complete) return true;
+  return false;
+}
+
 function track(request: IncomingMessage, response: ServerResponse): void {
   const socket = request.socket;
   let pending = pendingBySocket.get(socket);
   if (!pending) {
-    pending = { answers: 0, idle: [] };
+    pending = { open: new Set(), idle: [] };
     pendingBySocket.set(socket, pending);
   }
   const entry = pending;
-  entry.answers += 1;
+  entry.open.add(request);
   // 'close' follows 'finish', and also comes when the connection dies first.
   response.once('close', () => {
-    entry.answers -= 1;
-    if (entry.answers === 0) for (const resume of entry.idle.splice(0)) resume();
+    entry.open.delete(request);
+    if (!awaitsAnswer(entry)) for (const resume of entry.idle.splice(0)) resume();
   });
 }
 
@@ -63,6 +75,6 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, 
     );
   };
   const pending = pendingBySocket.get(socket);
-  if (pending && pending.answers > 0) pending.idle.push(answer);
+  if (pending && awaitsAnswer(pending)) pending.idle.push(answer);
   else answer();
 }
