@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import { MAX_BODY_BYTES, type App } from '../api/app.ts';
 import { answerClientError, watchPendingAnswers } from '../api/client-error.ts';
 import { installFastPath, type FastPath } from '../api/http1/fast-path.ts';
+import { capConnections, nodeServerOptions, type HttpLimits } from '../api/http1/timeouts.ts';
 import { HttpGate } from '../runtime/http-gate.ts';
 import { listen } from './listen.ts';
 
@@ -25,11 +26,15 @@ export interface BoundHttp {
 }
 
 export async function bindHttp(
-  settings: { host: string; port: number; httpFastPath: boolean },
+  settings: { host: string; port: number; httpFastPath: boolean; http: HttpLimits },
   wallNow: () => number,
 ): Promise<BoundHttp> {
   const gate = new HttpGate(wallNow);
-  const server = createServer({ keepAlive: true }, (request, response) => gate.handle(request, response));
+  // Head and request timeouts for node:http and the fast path alike, and the connection cap.
+  const server = createServer(nodeServerOptions(settings.http), (request, response) =>
+    gate.handle(request, response),
+  );
+  capConnections(server, settings.http);
   const fastPath = settings.httpFastPath ? installFastPath(server, gate, MAX_BODY_BYTES) : null;
   watchPendingAnswers(server);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
