@@ -230,6 +230,15 @@ export interface PositionClosed {
   };
 }
 
+/** A perpetual's funding settled at `timeMs` (its grid time) at `fundingRate` (a decimal, 0.0001 = 0.01 %). */
+export interface FundingRateSettled {
+  type: 'FundingRateSettled';
+  category: string;
+  symbol: string;
+  fundingRate: string;
+  timeMs: number;
+}
+
 /** A plan order as it stands after a command touched it (placed, modified, activated, ended). */
 export interface PlanUpdated {
   type: 'PlanUpdated';
@@ -252,4 +261,5 @@ export type EngineEvent =
   | FillRecorded
   | TradeRecorded
   | PositionClosed
+  | FundingRateSettled
   | PlanUpdated;

@@ -10,6 +10,8 @@ import { v2UserRoutes } from './v2-user.ts';
 import { marketMixRoutes } from './market-mix.ts';
 import { marketSpotRoutes } from './market-spot.ts';
 import { marketV3Routes } from './market-v3.ts';
+import { marketStatsRoutes } from './market-stats.ts';
+import { marketRateRoutes } from './market-rates.ts';
 import { v2SpotTradeRoutes } from './v2-spot-trade.ts';
 import { v3TradeRoutes } from './v3-trade.ts';
 import { v2MixAccountRoutes } from './v2-mix-account.ts';
@@ -26,6 +28,8 @@ export function allRoutes(services: Services): Route[] {
     ...marketSpotRoutes(services),
     ...marketMixRoutes(services),
     ...marketV3Routes(services),
+    ...marketStatsRoutes(services),
+    ...marketRateRoutes(services),
     ...accountInfoRoutes(services),
     ...v3TradeRoutes(services),
     ...v3FuturesRoutes(services),
