@@ -9,6 +9,7 @@
  */
 import type { TestContext } from 'node:test';
 import ccxt from 'ccxt';
+import { publicGet } from '../support/http.ts';
 import { OperatorClient, type IssuedKeyView } from '../support/operator.ts';
 import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from '../support/server.ts';
 import type { AccountKind } from './verdict.ts';
@@ -21,10 +22,23 @@ export const SWAP = 'BTC/USDT:USDT';
 /** Cases in flight at once per suite (each has its own account). */
 export const CONCURRENCY = 6;
 
+/** A server at its defaults, once the house quotes both sides of the BTCUSDT spot and USDT-M books. */
 export async function startDefaultsServer(): Promise<TestServer> {
-  return startTestServer({
+  const server = await startTestServer({
     env: { BOURSE_FEED: undefined, BOURSE_LIQUIDITY: undefined, BOURSE_POSITION_MODE: undefined },
   });
+  const quoted = async (path: string, query: string) => {
+    const book = (await publicGet<{ asks: unknown[]; bids: unknown[] }>(server.url, path, query)).body?.data;
+    return (book?.asks.length ?? 0) > 0 && (book?.bids.length ?? 0) > 0;
+  };
+  for (let attempt = 0; attempt < 500; attempt += 1) {
+    const spot = await quoted('/api/v2/spot/market/orderbook', 'symbol=BTCUSDT');
+    if (spot && (await quoted('/api/v2/mix/market/merge-depth', 'symbol=BTCUSDT&productType=USDT-FUTURES')))
+      return server;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await server.close();
+  throw new Error('the liquidity provider did not quote BTCUSDT');
 }
 
 export interface Account {

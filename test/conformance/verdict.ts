@@ -9,8 +9,8 @@
 export type Branch = 'i20a' | 'i20b';
 
 export type Verdict<C> =
-  | { run: (context: C) => Promise<void> }
-  | { pending: Branch; why: string; run?: (context: C) => Promise<void> }
+  | { run: (context: C) => Promise<unknown> }
+  | { pending: Branch; why: string; run?: (context: C) => Promise<unknown> }
   | { outOfScope: string };
 
 /** One verdict for both account kinds, or one each. */
@@ -22,12 +22,12 @@ export function verdictFor<C>(entry: Entry<C>, kind: AccountKind): Verdict<C> {
   return 'classic' in entry ? entry[kind] : entry;
 }
 
-export function works<C>(run: (context: C) => Promise<void>): Verdict<C> {
+export function works<C>(run: (context: C) => Promise<unknown>): Verdict<C> {
   return { run };
 }
 
 /** Not served yet: another branch is adding it. `run` is the case it will pass (run as a todo). */
-export function pending<C>(branch: Branch, why: string, run?: (context: C) => Promise<void>): Verdict<C> {
+export function pending<C>(branch: Branch, why: string, run?: (context: C) => Promise<unknown>): Verdict<C> {
   return run ? { pending: branch, why, run } : { pending: branch, why };
 }
 
