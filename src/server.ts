@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { buildApp, clientIp, MAX_BODY_BYTES } from './api/app.ts';
 import { installFastPath, type FastPath } from './api/http1/fast-path.ts';
 import { attachWebSocket, type WsGateway } from './api/ws/gateway.ts';
+import { isConsolePath, serveConsole } from './api/console-assets.ts';
 import { failure } from './api/envelope.ts';
 import { wireError } from './api/error-map.ts';
 import { createLogger, type LogSink, type Logger } from './api/logger.ts';
@@ -138,9 +139,14 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     trustProxy: config.trustProxy,
   });
   const server: Server = createServer({ keepAlive: true }, (request, response) =>
-    app.handle(request, response),
+    serveConsole(
+      request,
+      response,
+      () => app.handle(request, response),
+      (error) => logger.error('console build failed', { error: String(error) }),
+    ),
   );
-  const fastPath = config.httpFastPath ? installFastPath(server, app, MAX_BODY_BYTES) : null;
+  const fastPath = config.httpFastPath ? installFastPath(server, app, MAX_BODY_BYTES, isConsolePath) : null;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
     answerClientError(error, socket, services.wallNow()),
   );
