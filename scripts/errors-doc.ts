@@ -50,6 +50,8 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   RATE_LIMITED: 'Over the per-UID or per-IP limit of the endpoint (BOURSE_RATE_LIMITS).',
   SYSTEM_ERROR: 'An unexpected error (a bug); the request changed nothing that was acknowledged.',
   STORE_UNAVAILABLE: 'The journal could not be written; the outcome is unknown, query before retrying.',
+  SERVER_NOT_READY:
+    'The server is starting (recovering its store) or stopping; the request was not run, retry it (docs/configuration.md).',
   OPERATOR_UNAUTHORIZED: 'Operator API without `Authorization: Bearer <operator token>`, or a wrong token.',
   ACCOUNT_NOT_FOUND: 'No account with this uid.',
   INSUFFICIENT_BALANCE: 'The available balance does not cover the amount.',

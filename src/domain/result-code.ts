@@ -33,6 +33,7 @@ export const RESULT_CODES = [
   // service
   'SYSTEM_ERROR',
   'STORE_UNAVAILABLE',
+  'SERVER_NOT_READY',
   'OPERATOR_UNAUTHORIZED',
   // accounts, wallets, instruments
   'ACCOUNT_NOT_FOUND',
