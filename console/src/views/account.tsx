@@ -28,6 +28,14 @@ interface KeyRow {
 
 interface AccountView extends AccountSummary {
   apiKeys: KeyRow[];
+  wallets?: Record<string, Record<string, { available: string; frozen: string; borrowed: string }>>;
+}
+
+/** The balances of GET /admin/v1/accounts/{uid}, for a server without the balances list. */
+function walletRows(account: AccountView): BalanceRow[] {
+  return Object.entries(account.wallets ?? {}).flatMap(([wallet, coins]) =>
+    Object.entries(coins).map(([coin, balance]) => ({ wallet, coin, ...balance })),
+  );
 }
 
 interface OrderRow {
@@ -238,7 +246,7 @@ function SettleButtons({ id, onDone }: { id: string; onDone: () => void }) {
 export function Account({ uid }: { uid: string }) {
   const { data, error, refresh } = usePoll(() => loadAccount(uid), REFRESH_MS, [uid]);
   const account = data?.account;
-  const balances = data?.balances === 'unavailable' ? undefined : data?.balances;
+  const balances = data?.balances === 'unavailable' ? walletRows(data.account) : data?.balances;
   const positions = data?.positions === 'unavailable' ? undefined : data?.positions;
   const equity = data && balances && positions ? equityOf(balances, positions, data.prices) : undefined;
   const moneyFields = [
@@ -283,9 +291,7 @@ export function Account({ uid }: { uid: string }) {
         </dl>
       )}
       <h3>Balances</h3>
-      {data?.balances === 'unavailable' ? (
-        <Unavailable what="GET /admin/v1/accounts/{uid}/balances" />
-      ) : (
+      {
         <DataTable
           id="balances"
           rows={balances}
@@ -300,7 +306,7 @@ export function Account({ uid }: { uid: string }) {
             ['Debt (borrowed + interest)', (row) => debtOf(row), true],
           ]}
         />
-      )}
+      }
       <h3>Positions</h3>
       {data?.positions === 'unavailable' ? (
         <Unavailable what="GET /admin/v1/accounts/{uid}/positions" />
