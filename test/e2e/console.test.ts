@@ -30,6 +30,7 @@ let browser: Browser;
 let page: Page;
 
 before(async () => {
+  if (missing && process.env.CI) throw new Error(`no chromium at ${CHROMIUM}: .ci/run installs it`);
   if (missing) return;
   mkdirSync(SHOTS, { recursive: true });
   server = await startTestServer({ env: { BOURSE_FEED: DEFAULT_FEED, BOURSE_LIQUIDITY: 'on' } });
