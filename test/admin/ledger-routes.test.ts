@@ -59,7 +59,13 @@ before(async () => {
     price: '60000',
     size: '0.01',
   });
-  await buyer.v2.spotSubmitOrder({ symbol: 'BTCUSDT', side: 'buy', orderType: 'market', size: '600' });
+  await buyer.v2.spotSubmitOrder({
+    symbol: 'BTCUSDT',
+    side: 'buy',
+    orderType: 'market',
+    force: 'gtc',
+    size: '600',
+  });
 });
 
 after(() => server.close());

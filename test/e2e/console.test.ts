@@ -44,7 +44,11 @@ after(async () => {
   await server?.close();
 });
 
-const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+/** A screenshot of the view from its top (test-results/console/NAME.png). */
+async function shot(name: string): Promise<void> {
+  await page.locator('body').evaluate((body) => body.scrollIntoView());
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
 // What the functions below see when they run in the page (the test itself has no DOM types).
 interface PageElement {
   textContent: string | null;

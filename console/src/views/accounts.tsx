@@ -41,7 +41,7 @@ export function Accounts() {
   return (
     <section>
       <h2>Accounts</h2>
-      <div class="toolbar" role="search">
+      <div class="toolbar">
         <input
           type="search"
           name="search"

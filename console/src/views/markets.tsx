@@ -43,7 +43,7 @@ export function Markets() {
   return (
     <section>
       <h2>Markets</h2>
-      <div class="toolbar" role="search">
+      <div class="toolbar">
         <input
           type="search"
           placeholder="Symbol"
