@@ -48,6 +48,8 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   UNIFIED_ACCOUNT_ON_CLASSIC_API:
     'A unified account called a v2 endpoint while BOURSE_ENFORCE_ACCOUNT_MODE is on.',
   RATE_LIMITED: 'Over the per-UID or per-IP limit of the endpoint (BOURSE_RATE_LIMITS).',
+  AUTH_FAILURES_LIMITED:
+    'Too many failed passphrase checks for this key or from this IP in the last minute (BOURSE_AUTH_FAILURES_PER_KEY, BOURSE_AUTH_FAILURES_PER_IP).',
   SYSTEM_ERROR: 'An unexpected error (a bug); the request changed nothing that was acknowledged.',
   STORE_UNAVAILABLE: 'The journal could not be written; the outcome is unknown, query before retrying.',
   SERVER_NOT_READY:
@@ -78,6 +80,7 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   PRICE_BELOW_LIMIT: 'A sell below the reference price × (1 − sellLimitPriceRatio).',
   TOO_MANY_OPEN_ORDERS: '400 open orders per business line, or maxSymbolOrderNum per symbol.',
   DUPLICATE_CLIENT_OID: 'The clientOid was used by this account within six hours.',
+  CLIENT_OID_TOO_LONG: 'A client order id (`{0}`) longer than 50 characters.',
   BATCH_TOO_LARGE: 'More than 20 (v3) or 50 (v2) orders in one batch.',
   ORDER_NOT_FOUND: 'No open order (or no order) of this account with that orderId / clientOid.',
   ORDER_NOT_MODIFIABLE:

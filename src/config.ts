@@ -3,6 +3,8 @@
  * start; a bad value stops the server with a message naming the variable.
  */
 import { resolve } from 'node:path';
+import { DEFAULT_AUTH_FAILURE_LIMITS, type AuthFailureLimits } from './api/auth/auth-failures.ts';
+import { parseHttpLimits, type HttpLimits } from './api/http1/timeouts.ts';
 import { parseRateLimitConfig, type RateLimitConfig } from './api/rate-limit.ts';
 import { parseFeedConfig } from './market/feed-config.ts';
 import type { MarketConfig } from './market/index.ts';
@@ -31,10 +33,14 @@ export interface Config {
   sqliteWriter: 'thread' | 'inline';
   /** Plain keep-alive requests parsed by bourse's HTTP/1.1 fast path, the rest by node:http (BOURSE_HTTP_FAST_PATH). */
   httpFastPath: boolean;
+  /** Head and request timeouts and the connection cap (BOURSE_HTTP_*; docs/configuration.md). */
+  http: HttpLimits;
   /** Price feeds and the liquidity provider (BOURSE_FEED, BOURSE_LIQUIDITY_*; docs/market-data.md). */
   market: MarketConfig;
   /** WebSocket limits (BOURSE_WS_*; docs/websocket.md). */
   websocket: WsConfig;
+  /** Failed passphrase checks per key and per IP per minute (BOURSE_AUTH_FAILURES_PER_*). */
+  authFailures: AuthFailureLimits;
   /** GET /metrics (BOURSE_METRICS, BOURSE_METRICS_TOKEN; docs/operations.md). */
   metrics: MetricsSettings;
 }
@@ -100,8 +106,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: databaseUrl(env.BOURSE_DATABASE_URL),
     sqliteWriter: sqliteWriter(env.BOURSE_SQLITE_WRITER),
     httpFastPath: flag(env.BOURSE_HTTP_FAST_PATH, true, 'BOURSE_HTTP_FAST_PATH'),
+    http: parseHttpLimits(env),
     market: { feeds: parseFeedConfig(env.BOURSE_FEED), liquidity: parseLiquidityConfig(env) },
     websocket: parseWsConfig(env),
+    authFailures: {
+      perKey: integer(
+        env.BOURSE_AUTH_FAILURES_PER_KEY,
+        DEFAULT_AUTH_FAILURE_LIMITS.perKey,
+        'BOURSE_AUTH_FAILURES_PER_KEY',
+      ),
+      perIp: integer(
+        env.BOURSE_AUTH_FAILURES_PER_IP,
+        DEFAULT_AUTH_FAILURE_LIMITS.perIp,
+        'BOURSE_AUTH_FAILURES_PER_IP',
+      ),
+      windowMs: DEFAULT_AUTH_FAILURE_LIMITS.windowMs,
+    },
     metrics: parseMetricsSettings(env),
   };
 }

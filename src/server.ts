@@ -14,6 +14,7 @@
 import type { Logger, LogSink } from './api/logger.ts';
 import { createLogger } from './api/logger.ts';
 import { buildApp, clientIp } from './api/app.ts';
+import { Authenticator } from './api/auth/authenticate.ts';
 import type { FastPath } from './api/http1/fast-path.ts';
 import { checkRateLimitPaths } from './api/rate-limit.ts';
 import { operationsEndpoints, Readiness } from './api/health-routes.ts';
@@ -211,7 +212,15 @@ async function openToRequests(
   operations: { metrics: Metrics | null; readiness: Readiness },
 ) {
   const { metrics, readiness } = operations;
+  // One for REST and the WebSocket login: one passphrase cache, one set of failure limits.
+  const authenticator = new Authenticator({
+    box: services.box,
+    enforceAccountMode: config.enforceAccountMode,
+    wallNow: services.wallNow,
+    failureLimits: config.authFailures,
+  });
   const app = buildApp({
+    authenticator,
     services,
     routes: allRoutes(services),
     logger,
@@ -232,6 +241,7 @@ async function openToRequests(
       services,
       config: config.websocket,
       enforceAccountMode: config.enforceAccountMode,
+      authenticator,
       clientIp: (request) => clientIp(request.headers, request.socket.remoteAddress, config.trustProxy),
       onError: (error) => logger.error('websocket error', { error: errorText(error) }),
     }),

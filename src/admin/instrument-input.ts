@@ -6,7 +6,7 @@
 import { CATEGORIES } from '../domain/category.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import { defaultCatalogue } from '../engine/instruments/catalogue.ts';
-import { optionalStringList, requiredEnum, requiredString, type Fields } from '../api/params.ts';
+import { boundLength, optionalStringList, requiredEnum, requiredString, type Fields } from '../api/params.ts';
 import { reject } from '../api/request.ts';
 
 const TEMPLATE = defaultCatalogue()[0] as Instrument;
@@ -28,6 +28,7 @@ export function parseInstrumentFields(body: Fields, creating: boolean): Partial<
     }
     if (typeof value !== 'string' && typeof value !== 'number') reject('PARAM_ERROR', name);
     fields[name] = String(value);
+    boundLength(name, fields[name] as string);
   }
   const coins =
     optionalStringList(body, 'supportMarginCoins', 16) ?? optionalStringList(body, 'marginCoins', 16);

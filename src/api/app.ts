@@ -30,6 +30,8 @@ export interface AppOptions {
   operatorToken: string;
   enforceAccountMode: boolean;
   trustProxy: boolean;
+  /** Shared with the WebSocket login (one passphrase cache, one set of failure limits). */
+  authenticator?: Authenticator;
   /** Where each answer is recorded (src/api/http-metrics.ts); null or absent: nowhere. */
   metrics?: HttpMetrics | null;
   /** Endpoints outside the venue API: health, readiness, metrics (src/api/health-routes.ts). */
@@ -216,11 +218,13 @@ export function nodeEdge(
 export function buildApp(options: AppOptions): App {
   const match = compileRoutes(options.routes);
   const limiter = new RateLimiter(options.rateLimits);
-  const authenticator = new Authenticator({
-    box: options.services.box,
-    enforceAccountMode: options.enforceAccountMode,
-    wallNow: options.services.wallNow,
-  });
+  const authenticator =
+    options.authenticator ??
+    new Authenticator({
+      box: options.services.box,
+      enforceAccountMode: options.enforceAccountMode,
+      wallNow: options.services.wallNow,
+    });
   const { services, logger } = options;
   const metrics = options.metrics ?? null;
   const timed = logger.enabled || metrics !== null;

@@ -53,6 +53,7 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
     'You are in Unified Account mode, and the Classic Account API is not supported at this time',
   ),
   RATE_LIMITED: e('429', 'Too Many Requests', 429),
+  AUTH_FAILURES_LIMITED: e('429', 'Too Many Requests', 429),
   SYSTEM_ERROR: e('45001', 'Unknown error', 500),
   STORE_UNAVAILABLE: e('40725', 'service return an error', 503),
   SERVER_NOT_READY: e('40015', 'System is abnormal, please try again later', 503),
@@ -142,6 +143,7 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
     'v2-mix': e('40786', 'Duplicate clientOid'),
     v3: e('25212', 'Duplicate clientOid'),
   },
+  CLIENT_OID_TOO_LONG: e('40304', 'clientOid or clientOrderId length cannot greater than 50'),
   BATCH_TOO_LARGE: e('40306', 'Batch processing orders can only process up to {0}'),
   ORDER_NOT_FOUND: {
     ...e('43001', 'The order does not exist'),

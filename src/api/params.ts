@@ -1,9 +1,11 @@
 /**
  * Readers for request fields: each returns the typed value or rejects with the venue's code.
  * Enum values are accepted in any case (clients send "GTC", "Open", "YES"; wire.md §5.3).
+ * Every string is bounded in length (src/api/field-limits.ts) before anything else reads it.
  */
 import { isDecimalText } from '../domain/decimal.ts';
-import { reject } from './request.ts';
+import { fieldTooLong } from './field-limits.ts';
+import { reject, Rejected } from './request.ts';
 
 export type Fields = Record<string, unknown>;
 
@@ -24,7 +26,14 @@ export function optionalString(fields: Fields, name: string): string | undefined
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value !== 'string') reject('PARAM_ERROR', name);
+  boundLength(name, value);
   return value;
+}
+
+/** Rejects a text too long for field `name` (the field's own bound, or the general one). */
+export function boundLength(name: string, value: string): void {
+  const failure = fieldTooLong(name, value);
+  if (failure) throw new Rejected(failure);
 }
 
 export function requiredString(fields: Fields, name: string): string {
@@ -77,6 +86,9 @@ export function optionalStringList(fields: Fields, name: string, maxLength: numb
   const value = fields[name];
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value) || value.length > maxLength) reject('PARAM_ERROR', name);
-  for (const item of value) if (typeof item !== 'string') reject('PARAM_ERROR', name);
+  for (const item of value) {
+    if (typeof item !== 'string') reject('PARAM_ERROR', name);
+    boundLength(name, item);
+  }
   return value as string[];
 }

@@ -3,17 +3,26 @@
  *
  * Invariant: a value parsed with `parseScaled(text, scale)` and printed with
  * `formatScaled(value, scale)` is the same number; nothing here ever goes through a float.
+ *
+ * Limit: a text longer than MAX_DECIMAL_TEXT_LENGTH characters is not a decimal here. Turning
+ * digits into a bigint costs time quadratic in their count (a 1 MB number held the event loop
+ * ~0.3 s), and no price, quantity or amount needs more than 16 significant digits (scaled
+ * integers stay below 2^53, money has 8 decimals), so the length is checked before any parse.
  */
+
+/** Characters in the longest decimal text accepted (sign, digits and point included). */
+export const MAX_DECIMAL_TEXT_LENGTH = 40;
 
 const DECIMAL_PATTERN = /^(\d+)(?:\.(\d+))?$/;
 const SIGNED_DECIMAL_PATTERN = /^(-?)(\d+)(?:\.(\d+))?$/;
 
 export function isDecimalText(text: string): boolean {
-  return DECIMAL_PATTERN.test(text);
+  return text.length <= MAX_DECIMAL_TEXT_LENGTH && DECIMAL_PATTERN.test(text);
 }
 
 /** Number of digits after the point, ignoring trailing zeros ("1.2300" has 2). */
 export function decimalPlaces(text: string): number {
+  if (text.length > MAX_DECIMAL_TEXT_LENGTH) return Number.NaN;
   const match = SIGNED_DECIMAL_PATTERN.exec(text);
   if (!match) return Number.NaN;
   const fraction = (match[3] ?? '').replace(/0+$/, '');
@@ -22,9 +31,11 @@ export function decimalPlaces(text: string): number {
 
 /**
  * Parses a non-negative decimal string into an integer of `scale` decimal places.
- * Returns null when the text is not a decimal or has more significant decimals than `scale`.
+ * Returns null when the text is not a decimal (or longer than MAX_DECIMAL_TEXT_LENGTH) or has
+ * more significant decimals than `scale`.
  */
 export function parseScaled(text: string, scale: number): bigint | null {
+  if (text.length > MAX_DECIMAL_TEXT_LENGTH) return null;
   const fast = parseScaledFast(text, scale);
   return fast === undefined ? parseScaledExact(text, scale) : fast;
 }

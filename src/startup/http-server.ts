@@ -9,6 +9,7 @@ import { MAX_BODY_BYTES, type App } from '../api/app.ts';
 import { failure } from '../api/envelope.ts';
 import { wireError } from '../api/error-map.ts';
 import { installFastPath, type FastPath } from '../api/http1/fast-path.ts';
+import { capConnections, nodeServerOptions, type HttpLimits } from '../api/http1/timeouts.ts';
 import { isConsolePath, serveConsole } from '../api/console-assets.ts';
 import { HttpGate } from '../runtime/http-gate.ts';
 import { listen } from './listen.ts';
@@ -52,14 +53,16 @@ function consoleBuildFailed(error: unknown): void {
 }
 
 export async function bindHttp(
-  settings: { host: string; port: number; httpFastPath: boolean },
+  settings: { host: string; port: number; httpFastPath: boolean; http: HttpLimits },
   wallNow: () => number,
 ): Promise<BoundHttp> {
   const gate = new HttpGate(wallNow);
+  // Head and request timeouts for node:http and the fast path alike, and the connection cap.
   // The console's files (/console) are answered before the gate: they need no store.
-  const server = createServer({ keepAlive: true }, (request, response) =>
+  const server = createServer(nodeServerOptions(settings.http), (request, response) =>
     serveConsole(request, response, () => gate.handle(request, response), consoleBuildFailed),
   );
+  capConnections(server, settings.http);
   const fastPath = settings.httpFastPath
     ? installFastPath(server, gate, MAX_BODY_BYTES, isConsolePath)
     : null;

@@ -5,8 +5,11 @@ import {
   divide,
   formatFixed,
   formatScaled,
+  isDecimalText,
+  MAX_DECIMAL_TEXT_LENGTH,
   parseScaled,
   rescale,
+  roundDecimalText,
 } from '../../src/domain/decimal.ts';
 
 test('parseScaled when the text is a decimal gives the scaled integer', () => {
@@ -81,4 +84,18 @@ test('formatScaled when parsing back gives the same value on random amounts', ()
     assert.ok(!/\.\d*0$/.test(text) && !text.endsWith('.'), text);
     assert.equal(parseScaled(text, scale), value, `${value} at ${scale}: ${text}`);
   }
+});
+
+test('parseScaled when the text is longer than any amount can be is refused without parsing', () => {
+  const huge = '1'.repeat(1_000_000);
+  assert.equal(parseScaled(huge, 8), null);
+  assert.equal(parseScaled(`0.${'0'.repeat(100)}1`, 8), null);
+  assert.equal(isDecimalText(huge), false);
+  assert.equal(isDecimalText('1'.repeat(MAX_DECIMAL_TEXT_LENGTH + 1)), false);
+  assert.equal(Number.isNaN(decimalPlaces(huge)), true);
+  assert.equal(roundDecimalText(huge, 2), null);
+  const longest = `${'9'.repeat(20)}.${'9'.repeat(MAX_DECIMAL_TEXT_LENGTH - 21)}`;
+  assert.equal(longest.length, MAX_DECIMAL_TEXT_LENGTH);
+  assert.equal(isDecimalText(longest), true, 'the longest accepted text still parses');
+  assert.notEqual(parseScaled(longest, MAX_DECIMAL_TEXT_LENGTH - 21), null);
 });

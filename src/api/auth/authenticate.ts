@@ -4,14 +4,18 @@
  *
  * The ±30 s window is checked against wall time, not the engine's (possibly simulated) clock:
  * real clients sign with their wall clock. Opened secrets and verified passphrases are cached
- * in memory only, so a signed request costs one HMAC, not an AES open and an scrypt.
+ * in memory only (passphrase-cache.ts), so a signed request costs one HMAC, not an AES open and
+ * an scrypt. A passphrase not verified before is checked only while its key and the client IP
+ * are under their failure limits (auth-failures.ts); otherwise the answer is 429 at once.
  */
-import { createHash } from 'node:crypto';
 import { hasPermission, type ApiKeyRecord } from '../../domain/account.ts';
 import type { EngineState } from '../../engine/state.ts';
 import type { SecretBox } from '../../security/secrets.ts';
 import { verifyPassphrase } from '../../security/secrets.ts';
 import { reject, type ApiRequest, type Caller, type Route } from '../request.ts';
+import { AuthFailures, DEFAULT_AUTH_FAILURE_LIMITS, type AuthFailureLimits } from './auth-failures.ts';
+import { PassphraseCache } from './passphrase-cache.ts';
+import { standingOf } from './standing.ts';
 import { verifySignature } from './signature.ts';
 
 export const TIMESTAMP_TOLERANCE_MS = 30_000;
@@ -23,21 +27,28 @@ function header(request: ApiRequest, name: string): string | undefined {
 
 interface OpenedKey {
   secret: string;
-  passphraseDigest?: string;
   sealedSecret: string;
-  passphraseHash: string;
 }
 
 export interface AuthOptions {
   box: SecretBox;
   enforceAccountMode: boolean;
   wallNow: () => number;
+  /** Failed passphrase checks allowed per key and per IP (default: DEFAULT_AUTH_FAILURE_LIMITS). */
+  failureLimits?: AuthFailureLimits;
 }
+
+/** A passphrase check: right, wrong, or not made because the key or the IP is at its limit. */
+export type PassphraseVerdict = 'right' | 'wrong' | 'limited';
 
 export class Authenticator {
   private readonly opened = new Map<string, OpenedKey>();
+  private readonly passphrases = new PassphraseCache();
+  private readonly failures: AuthFailures;
 
-  constructor(private readonly options: AuthOptions) {}
+  constructor(private readonly options: AuthOptions) {
+    this.failures = new AuthFailures(options.failureLimits ?? DEFAULT_AUTH_FAILURE_LIMITS);
+  }
 
   /** Authenticates `request` for `route`; resolves the caller or rejects. */
   async authenticate(
@@ -59,17 +70,18 @@ export class Authenticator {
     if (Math.abs(this.options.wallNow() - Number(timestamp)) > TIMESTAMP_TOLERANCE_MS) {
       reject('ACCESS_TIMESTAMP_EXPIRED');
     }
-    const key = state.apiKeys.get(apiKey);
-    const account = key ? state.accounts.get(key.uid) : undefined;
-    if (!key || !account) reject('API_KEY_INVALID');
-    if (account.status === 'freeze') reject('USER_STATUS_ABNORMAL');
+    const standing = standingOf(state, apiKey);
+    if ('refused' in standing) reject(standing.refused);
+    const { key, account } = standing;
     if (this.options.enforceAccountMode && route.accountMode && route.accountMode !== account.mode) {
       reject(
         account.mode === 'classic' ? 'CLASSIC_ACCOUNT_ON_UNIFIED_API' : 'UNIFIED_ACCOUNT_ON_CLASSIC_API',
       );
     }
-    const opened = this.open(apiKey, key.secretCipher, key.passphraseHash);
-    if (!(await this.passphraseMatches(opened, passphrase))) reject('PASSPHRASE_INCORRECT');
+    const verdict = await this.checkPassphrase(key, passphrase, request.ip);
+    if (verdict === 'limited') reject('AUTH_FAILURES_LIMITED');
+    if (verdict === 'wrong') reject('PASSPHRASE_INCORRECT');
+    const opened = this.open(apiKey, key.secretCipher);
     if (key.ipList.length > 0 && !key.ipList.includes(request.ip)) reject('IP_NOT_WHITELISTED');
     if (
       !verifySignature(opened.secret, signature, timestamp, request.method, request.path, rawQuery, rawBody)
@@ -85,28 +97,38 @@ export class Authenticator {
   }
 
   /**
-   * The key's secret once `passphrase` is verified against it, or null. The same opening and
-   * caching as a signed request; the WebSocket login (src/api/ws/login.ts) uses it.
+   * The key's secret once `passphrase` is verified against it, or why not. The same checks,
+   * limits and caches as a signed request; the WebSocket login (src/api/ws/login.ts) uses it.
    */
-  async unlock(key: ApiKeyRecord, passphrase: string): Promise<string | null> {
-    const opened = this.open(key.apiKey, key.secretCipher, key.passphraseHash);
-    return (await this.passphraseMatches(opened, passphrase)) ? opened.secret : null;
+  async unlock(
+    key: ApiKeyRecord,
+    passphrase: string,
+    ip: string,
+  ): Promise<{ secret: string } | { refused: Exclude<PassphraseVerdict, 'right'> }> {
+    const verdict = await this.checkPassphrase(key, passphrase, ip);
+    if (verdict !== 'right') return { refused: verdict };
+    return { secret: this.open(key.apiKey, key.secretCipher).secret };
   }
 
-  private open(apiKey: string, sealedSecret: string, passphraseHash: string): OpenedKey {
+  private open(apiKey: string, sealedSecret: string): OpenedKey {
     const cached = this.opened.get(apiKey);
-    if (cached && cached.sealedSecret === sealedSecret && cached.passphraseHash === passphraseHash)
-      return cached;
-    const opened: OpenedKey = { secret: this.options.box.open(sealedSecret), sealedSecret, passphraseHash };
+    if (cached && cached.sealedSecret === sealedSecret) return cached;
+    const opened: OpenedKey = { secret: this.options.box.open(sealedSecret), sealedSecret };
     this.opened.set(apiKey, opened);
     return opened;
   }
 
-  private async passphraseMatches(opened: OpenedKey, passphrase: string): Promise<boolean> {
-    const digest = createHash('sha256').update(passphrase).digest('hex');
-    if (opened.passphraseDigest === digest) return true;
-    if (!(await verifyPassphrase(passphrase, opened.passphraseHash))) return false;
-    opened.passphraseDigest = digest;
-    return true;
+  /** Remembered passphrases pass at once; others cost a scrypt, admitted under the limits. */
+  private async checkPassphrase(
+    key: ApiKeyRecord,
+    passphrase: string,
+    ip: string,
+  ): Promise<PassphraseVerdict> {
+    if (this.passphrases.has(key, passphrase)) return 'right';
+    if (!this.failures.admit(key.apiKey, ip, this.options.wallNow())) return 'limited';
+    if (!(await verifyPassphrase(passphrase, key.passphraseHash))) return 'wrong';
+    this.failures.succeeded(key.apiKey, ip);
+    this.passphrases.remember(key, passphrase);
+    return 'right';
   }
 }

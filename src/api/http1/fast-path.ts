@@ -18,12 +18,16 @@
  *
  * Per connection, answers leave in request order however the requests finish (pipelining);
  * reading pauses while 16 answers are pending or the socket's buffer is full. An idle
- * connection closes after the server's keepAliveTimeout, as node:http's do.
+ * connection closes after the server's keepAliveTimeout, as node:http's do. A request in
+ * progress is held to the server's headersTimeout and requestTimeout from its first byte
+ * (timeouts.ts): bytes arriving do not extend them, so a client trickling a head or a body
+ * gets 408 and a closed connection, as from node:http.
  */
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { App, EdgeReply } from '../app.ts';
 import { parsePlainHead, type PlainHead } from './plain-head.ts';
+import { checkingIntervalMs, requestExpired, timeoutAnswer } from './timeouts.ts';
 
 /** node:http's default limit for a request head (--max-http-header-size). */
 const MAX_HEAD_BYTES = 16 * 1024;
@@ -76,11 +80,22 @@ export function installFastPath(
       new FastConnection(socket, app, maxBodyBytes, server.keepAliveTimeout, handOff, held, leaveToNode),
     );
   });
+  // One sweep for every connection, as node:http checks its own (connectionsCheckingInterval).
+  const sweep = setInterval(
+    () => {
+      const nowMs = Date.now();
+      for (const connection of held) connection.expireStalledRequest(nowMs, server);
+    },
+    checkingIntervalMs(server.headersTimeout, server.requestTimeout),
+  );
+  sweep.unref();
+  server.once('close', () => clearInterval(sweep));
   return {
     get connectionCount() {
       return held.size;
     },
     closeAllConnections() {
+      clearInterval(sweep);
       for (const connection of held) connection.socket.destroy();
       held.clear();
     },
@@ -118,6 +133,9 @@ class FastConnection {
   private paused = false;
   private handingOff = false;
   private ended = false;
+  /** Wall ms when the request now being read began (0: none), and whether its head is in. */
+  private requestStartedMs = 0;
+  private headComplete = false;
 
   private readonly onData = (chunk: Buffer) => this.read(chunk);
   private readonly onDrain = () => this.resumeIfRoom();
@@ -126,11 +144,10 @@ class FastConnection {
     if (this.answers.length === 0) this.socket.end();
   };
   private readonly onTimeout = () => {
-    if (this.answers.length > 0) return;
-    // A request that started and stalled goes to node:http and its header and request
-    // timeouts; an idle connection closes, as node:http's keepAliveTimeout does.
-    if (this.unreadBytes > 0) this.handOff();
-    else this.socket.destroy();
+    // Only an idle connection closes, as node:http's keepAliveTimeout does; a request that
+    // started is held to the head and request timeouts (expireStalledRequest).
+    if (this.answers.length > 0 || this.unreadBytes > 0) return;
+    this.socket.destroy();
   };
   private readonly onError = () => this.socket.destroy();
   private readonly onClose = () => this.held.delete(this);
@@ -191,11 +208,29 @@ class FastConnection {
     if (offset < data.length) {
       this.unread.push(data.subarray(offset));
       this.unreadBytes = data.length - offset;
+      if (this.requestStartedMs === 0) this.requestStartedMs = Date.now();
+      this.headComplete = this.needBytes > 0;
     }
     if (this.answers.length >= MAX_PENDING_ANSWERS) this.pause();
   }
 
+  /**
+   * Answers 408 and closes when the request being read has outlived the head or request
+   * timeout. Not while answers are pending: then the wait is the server's, not the client's.
+   */
+  expireStalledRequest(nowMs: number, server: Server): void {
+    if (this.requestStartedMs === 0 || this.answers.length > 0 || this.handingOff) return;
+    if (!requestExpired(this.requestStartedMs, this.headComplete, nowMs, server)) return;
+    const { socket } = this;
+    this.held.delete(this);
+    socket.off('data', this.onData);
+    socket.end(timeoutAnswer(nowMs), () => socket.destroy());
+    // A peer that reads nothing must not keep the socket either.
+    setTimeout(() => socket.destroy(), 1000).unref();
+  }
+
   private dispatch(head: PlainHead, body: string): void {
+    this.requestStartedMs = 0;
     const answer = new Answer(this);
     this.answers.push(answer);
     this.app.serve(

@@ -11,6 +11,14 @@ export interface WsConfig {
   maxSubscriptions: number;
   /** Bytes queued for one connection before it is cut as a slow consumer. */
   maxBufferedBytes: number;
+  /** Args in one subscribe or unsubscribe message (limits.ts). */
+  maxArgsPerMessage: number;
+  /** Subscribe and unsubscribe args per connection per hour; venue: 240. */
+  subscriptionRequestsPerHour: number;
+  /** Open connections per client IP; venue: 100. */
+  maxConnectionsPerIp: number;
+  /** Open WebSocket connections in all. */
+  maxConnections: number;
 }
 
 export const DEFAULT_WS_CONFIG: WsConfig = {
@@ -18,6 +26,10 @@ export const DEFAULT_WS_CONFIG: WsConfig = {
   messagesPerSecond: 10,
   maxSubscriptions: 1000,
   maxBufferedBytes: 4 * 1024 * 1024,
+  maxArgsPerMessage: 50,
+  subscriptionRequestsPerHour: 240,
+  maxConnectionsPerIp: 100,
+  maxConnections: 1000,
 };
 
 function positive(value: string | undefined, fallback: number, name: string): number {
@@ -43,6 +55,26 @@ export function parseWsConfig(env: NodeJS.ProcessEnv): WsConfig {
       env.BOURSE_WS_MAX_BUFFERED_BYTES,
       DEFAULT_WS_CONFIG.maxBufferedBytes,
       'BOURSE_WS_MAX_BUFFERED_BYTES',
+    ),
+    maxArgsPerMessage: positive(
+      env.BOURSE_WS_MAX_ARGS_PER_MESSAGE,
+      DEFAULT_WS_CONFIG.maxArgsPerMessage,
+      'BOURSE_WS_MAX_ARGS_PER_MESSAGE',
+    ),
+    subscriptionRequestsPerHour: positive(
+      env.BOURSE_WS_SUBSCRIPTION_REQUESTS_PER_HOUR,
+      DEFAULT_WS_CONFIG.subscriptionRequestsPerHour,
+      'BOURSE_WS_SUBSCRIPTION_REQUESTS_PER_HOUR',
+    ),
+    maxConnectionsPerIp: positive(
+      env.BOURSE_WS_MAX_CONNECTIONS_PER_IP,
+      DEFAULT_WS_CONFIG.maxConnectionsPerIp,
+      'BOURSE_WS_MAX_CONNECTIONS_PER_IP',
+    ),
+    maxConnections: positive(
+      env.BOURSE_WS_MAX_CONNECTIONS,
+      DEFAULT_WS_CONFIG.maxConnections,
+      'BOURSE_WS_MAX_CONNECTIONS',
     ),
   };
 }

@@ -9,20 +9,28 @@
  * Subscribe acks {"event":"subscribe","arg":<as sent>}; errors
  * {"event":"error","arg"?,"code":300xx,"msg"}. Inbound messages over the per-second limit get
  * 30006 and are dropped; three times over closes the connection (30007). Subscriptions over
- * the per-connection limit get 30006.
+ * the per-connection limit get 30006. Connections per IP and in all, args per message,
+ * subscription requests per hour and nesting are bounded (limits.ts).
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData } from 'ws';
-import { hasPermission } from '../../domain/account.ts';
 import { Authenticator } from '../auth/authenticate.ts';
 import type { Services } from '../services.ts';
 import { isWsError, parseChannel, type Dialect } from './channels.ts';
 import { WS_CODES, type WsError } from './codes.ts';
 import type { WsConfig } from './config.ts';
-import { CLOSE_LOGIN_FAILED, CLOSE_SHUTDOWN, CLOSE_TOO_MANY_REQUESTS, Connection } from './connection.ts';
+import {
+  CLOSE_LOGIN_FAILED,
+  CLOSE_SESSION_ENDED,
+  CLOSE_SHUTDOWN,
+  CLOSE_TOO_MANY_REQUESTS,
+  Connection,
+} from './connection.ts';
 import { Hub } from './hub.ts';
+import { ConnectionLimits, jsonNestingExceeds, MAX_JSON_NESTING, SubscriptionBudget } from './limits.ts';
 import { verifyLogin } from './login.ts';
+import { keyReads, permissionError, Sessions } from './sessions.ts';
 
 export const WS_PATHS: Record<string, Dialect> = {
   '/v2/ws/public': 'v2',
@@ -40,6 +48,8 @@ export interface WsGatewayOptions {
   enforceAccountMode: boolean;
   clientIp: (request: IncomingMessage) => string;
   onError: (error: unknown) => void;
+  /** The REST edge's, so both share one passphrase cache and one set of failure limits. */
+  authenticator?: Authenticator;
 }
 
 export interface WsGateway {
@@ -50,14 +60,36 @@ export interface WsGateway {
 
 export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGateway {
   const { services, config } = options;
-  const hub = new Hub(services, options.onError);
-  const authenticator = new Authenticator({
-    box: services.box,
-    enforceAccountMode: options.enforceAccountMode,
-    wallNow: services.wallNow,
+  const stateNow = () => services.sequencer.exchange.state;
+  const sessions = new Sessions({
+    end(connection, failure) {
+      error(connection, failure);
+      connection.cut(CLOSE_SESSION_ENDED, failure.msg);
+    },
+    narrow(connection, key) {
+      connection.key = key;
+      for (const [subscription, { channel }] of connection.subscriptions) {
+        if (!channel.private || keyReads(key.permissions, channel)) continue;
+        hub.unsubscribe(connection, subscription);
+        error(connection, permissionError(channel), channel.arg);
+      }
+    },
   });
+  // Registered before the hub's listener: a batch that changed a key or an account is
+  // reviewed before its pushes go out.
+  const unlistenSessions = services.sequencer.onDurable(() => sessions.review(stateNow()));
+  const hub = new Hub(services, options.onError);
+  const authenticator =
+    options.authenticator ??
+    new Authenticator({
+      box: services.box,
+      enforceAccountMode: options.enforceAccountMode,
+      wallNow: services.wallNow,
+    });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_INBOUND_BYTES });
   const connections = new Set<Connection>();
+  const limits = new ConnectionLimits(config);
+  const budgets = new WeakMap<Connection, SubscriptionBudget>();
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = request.url ?? '/';
@@ -67,8 +99,15 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
       socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
       return;
     }
+    const ip = options.clientIp(request);
+    if (!limits.take(ip)) {
+      socket.end('HTTP/1.1 429 Too Many Requests\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+      return;
+    }
+    // The raw socket closes however the connection ends (handshake refused, closed, cut).
+    socket.once('close', () => limits.release(ip));
     wss.handleUpgrade(request, socket, head, (socketWs) => {
-      const connection = new Connection(socketWs, dialect, options.clientIp(request), config);
+      const connection = new Connection(socketWs, dialect, ip, config);
       connections.add(connection);
       socketWs.on('message', (data, isBinary) => {
         void handleMessage(connection, data, isBinary).catch(options.onError);
@@ -77,6 +116,7 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
         connection.closed = true;
         connection.stopTimers();
         connections.delete(connection);
+        if (connection.key) sessions.remove(connection, connection.key.apiKey);
         hub.removeConnection(connection);
       });
       socketWs.on('error', () => socketWs.terminate());
@@ -107,6 +147,13 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
       connection.send('pong');
       return;
     }
+    if (jsonNestingExceeds(text, MAX_JSON_NESTING)) {
+      error(connection, {
+        code: WS_CODES.PARAM_ERROR,
+        msg: `Param error: nested deeper than ${MAX_JSON_NESTING}`,
+      });
+      return;
+    }
     let message: unknown;
     try {
       message = JSON.parse(text);
@@ -124,6 +171,7 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
         error(connection, { code: WS_CODES.PARAM_ERROR, msg: 'Param error: args' });
         return;
       }
+      if (!admitArgs(connection, args.length)) return;
       for (const arg of args as unknown[]) {
         if (op === 'subscribe') subscribe(connection, arg);
         else unsubscribe(connection, arg);
@@ -133,14 +181,29 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
     error(connection, { code: WS_CODES.INVALID_OP, msg: `invalid op: ${String(op)}` });
   }
 
+  /** One error for a message over the args limit or the connection's hourly budget. */
+  function admitArgs(connection: Connection, count: number): boolean {
+    if (count > config.maxArgsPerMessage) {
+      error(connection, {
+        code: WS_CODES.PARAM_ERROR,
+        msg: `Param error: at most ${config.maxArgsPerMessage} args in one message`,
+      });
+      return false;
+    }
+    const nowMs = services.wallNow();
+    let budget = budgets.get(connection);
+    if (!budget)
+      budgets.set(connection, (budget = new SubscriptionBudget(config.subscriptionRequestsPerHour, nowMs)));
+    if (budget.spend(count, nowMs)) return true;
+    error(connection, {
+      code: WS_CODES.TOO_MANY_REQUESTS,
+      msg: `Request too many: more than ${config.subscriptionRequestsPerHour} subscription requests in an hour`,
+    });
+    return false;
+  }
+
   async function login(connection: Connection, args: unknown): Promise<void> {
-    const result = await verifyLogin(
-      services.sequencer.exchange.state,
-      authenticator,
-      args,
-      connection.ip,
-      services.wallNow(),
-    );
+    const result = await verifyLogin(stateNow, authenticator, args, connection.ip, services.wallNow());
     if (connection.closed) return;
     if ('code' in result) {
       error(connection, result);
@@ -151,8 +214,10 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
       for (const [key, sub] of connection.subscriptions)
         if (sub.channel.private) hub.unsubscribe(connection, key);
     }
+    if (connection.key) sessions.remove(connection, connection.key.apiKey);
     connection.account = result.account;
     connection.key = result.key;
+    sessions.add(connection, result.key);
     connection.sendJson({ event: 'login', code: 0, msg: '' });
   }
 
@@ -162,16 +227,8 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
     if (channel.private) {
       if (!connection.key || !connection.uid)
         return void error(connection, { code: WS_CODES.NOT_LOGGED_IN, msg: 'User not logged in' }, arg);
-      const codes = connection.key.permissions;
-      if (!channel.permissions.some((area) => hasPermission(codes, area, false)))
-        return void error(
-          connection,
-          {
-            code: WS_CODES.ILLEGAL_REQUEST,
-            msg: `Incorrect permissions, need ${channel.permissions[0]} read`,
-          },
-          arg,
-        );
+      if (!keyReads(connection.key.permissions, channel))
+        return void error(connection, permissionError(channel), arg);
     }
     if (
       !connection.subscriptions.has(channel.key) &&
@@ -200,6 +257,7 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
     },
     async close() {
       server.off('upgrade', onUpgrade);
+      unlistenSessions();
       hub.stop();
       for (const connection of connections) connection.cut(CLOSE_SHUTDOWN, 'server shutting down');
       await new Promise<void>((resolve) => wss.close(() => resolve()));

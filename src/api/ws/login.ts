@@ -4,7 +4,8 @@
  * signed exactly as sent. Seconds (bitget-api, ccxt) or milliseconds are accepted, within
  * ±30 s of wall time. Checks run in the REST order (wire.md §1.5): fields, timestamp, key,
  * passphrase, IP whitelist, signature; each failure is its 300xx code. The key's secret is
- * opened and its passphrase verified by the REST Authenticator (same cache logic).
+ * opened and its passphrase verified by the REST Authenticator (same cache, same failure limits:
+ * over them the login is refused with 30006 before any scrypt).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Account, ApiKeyRecord } from '../../domain/account.ts';
@@ -12,6 +13,7 @@ import type { EngineState } from '../../engine/state.ts';
 import type { Authenticator } from '../auth/authenticate.ts';
 import { TIMESTAMP_TOLERANCE_MS } from '../auth/authenticate.ts';
 import { sign } from '../auth/signature.ts';
+import { standingOf } from '../auth/standing.ts';
 import { WS_CODES, wsError, type WsError } from './codes.ts';
 
 export const LOGIN_PREHASH_SUFFIX = 'GET/user/verify';
@@ -41,8 +43,16 @@ function signatureMatches(secret: string, timestamp: string, given: string): boo
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
+function standingIn(state: EngineState, apiKey: string): LoggedIn | WsError {
+  const standing = standingOf(state, apiKey);
+  if (!('refused' in standing)) return standing;
+  return standing.refused === 'USER_STATUS_ABNORMAL'
+    ? wsError(WS_CODES.LOGIN_FAILED, 'login failed: account frozen')
+    : wsError(WS_CODES.INVALID_ACCESS_KEY, 'Invalid ACCESS_KEY');
+}
+
 export async function verifyLogin(
-  state: EngineState,
+  stateNow: () => EngineState,
   authenticator: Authenticator,
   args: unknown,
   ip: string,
@@ -62,12 +72,20 @@ export async function verifyLogin(
   if (Math.abs(wallNowMs - timeMs) > TIMESTAMP_TOLERANCE_MS)
     return wsError(WS_CODES.TIMESTAMP_EXPIRED, 'Request timestamp expired');
   if (!signature) return wsError(WS_CODES.INVALID_SIGN, 'Invalid sign');
-  const key = state.apiKeys.get(apiKey);
-  const account = key ? state.accounts.get(key.uid) : undefined;
-  if (!key || !account) return wsError(WS_CODES.INVALID_ACCESS_KEY, 'Invalid ACCESS_KEY');
-  if (account.status === 'freeze') return wsError(WS_CODES.LOGIN_FAILED, 'login failed: account frozen');
-  const secret = await authenticator.unlock(key, passphrase);
-  if (secret === null) return wsError(WS_CODES.INVALID_PASSPHRASE, 'Invalid ACCESS_PASSPHRASE');
+  const standing = standingIn(stateNow(), apiKey);
+  if ('code' in standing) return standing;
+  const unlocked = await authenticator.unlock(standing.key, passphrase, ip);
+  if ('refused' in unlocked) {
+    return unlocked.refused === 'limited'
+      ? wsError(WS_CODES.TOO_MANY_REQUESTS, 'Request too many: too many failed logins for this key or IP')
+      : wsError(WS_CODES.INVALID_PASSPHRASE, 'Invalid ACCESS_PASSPHRASE');
+  }
+  const { secret } = unlocked;
+  // The passphrase check awaited: the key or its account may have changed meanwhile, and the
+  // session is registered with what holds now (ws/sessions.ts reviews it from then on).
+  const current = standingIn(stateNow(), apiKey);
+  if ('code' in current) return current;
+  const { key, account } = current;
   if (key.ipList.length > 0 && !key.ipList.includes(ip))
     return wsError(WS_CODES.LOGIN_FAILED, `login failed: IP ${ip} is not in the key's whitelist`);
   if (!signatureMatches(secret, timestamp, signature)) return wsError(WS_CODES.INVALID_SIGN, 'Invalid sign');

@@ -1,0 +1,47 @@
+/**
+ * Passphrases already verified against a key, so that a signed request costs one HMAC and
+ * the scrypt is paid once per key per process.
+ *
+ * Held safely: an entry is HMAC-SHA256 under a random key made when the process starts (and
+ * never stored) of the API key and the passphrase, not the passphrase nor a plain digest of
+ * it that could be matched against a dictionary offline. Each entry remembers the key's
+ * passphrase hash and sealed secret when it was verified; when either changes (the key was
+ * modified) or the key is gone, the entry no longer matches and the next request is checked
+ * again. One entry per key (the last passphrase verified), so memory is bounded by the keys.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ApiKeyRecord } from '../../domain/account.ts';
+
+interface Verified {
+  tag: Buffer;
+  passphraseHash: string;
+  secretCipher: string;
+}
+
+export class PassphraseCache {
+  private readonly processKey = randomBytes(32);
+  private readonly verified = new Map<string, Verified>();
+
+  private tag(apiKey: string, passphrase: string): Buffer {
+    return createHmac('sha256', this.processKey).update(apiKey).update('\0').update(passphrase).digest();
+  }
+
+  /** True when `passphrase` was verified for this key as it stands now. */
+  has(key: ApiKeyRecord, passphrase: string): boolean {
+    const entry = this.verified.get(key.apiKey);
+    if (!entry) return false;
+    if (entry.passphraseHash !== key.passphraseHash || entry.secretCipher !== key.secretCipher) {
+      this.verified.delete(key.apiKey);
+      return false;
+    }
+    return timingSafeEqual(entry.tag, this.tag(key.apiKey, passphrase));
+  }
+
+  remember(key: ApiKeyRecord, passphrase: string): void {
+    this.verified.set(key.apiKey, {
+      tag: this.tag(key.apiKey, passphrase),
+      passphraseHash: key.passphraseHash,
+      secretCipher: key.secretCipher,
+    });
+  }
+}
