@@ -1,9 +1,14 @@
 /**
  * One WebSocket to the venue's public push (`/v2/ws/public`), shared by every view. Views
- * subscribe to channels by argument and get each push (`snapshot` or `update`); the socket
- * sends at most one subscribe and one unsubscribe message per 250 ms however many views change (the server
- * allows 10 messages a second), pings every 20 s (it closes a connection idle for 2 min), and
- * reconnects with backoff, subscribing again (each channel then sends a fresh snapshot).
+ * subscribe to channels by argument and get each push (`snapshot` or `update`).
+ *
+ * Within the server's limits (docs/websocket.md): at most two messages per 250 ms (it allows
+ * 10 a second) of at most 50 args each; a ping every 20 s (it closes a connection idle for
+ * 2 min); a channel no view uses stays subscribed for a minute before it is dropped, so that
+ * moving between views does not spend the connection's subscription requests (240 an hour);
+ * and when the server refuses a subscription all the same (30006), a new connection is opened
+ * and every channel subscribed on it. Reconnects with backoff, subscribing again (each
+ * channel then sends a fresh snapshot).
  */
 
 export interface ChannelArg {
@@ -19,16 +24,27 @@ export interface Push<Row> {
 
 type Listener = (push: Push<unknown>) => void;
 
+const LINGER_MS = 60_000;
+const ARGS_PER_MESSAGE = 50;
+const MESSAGES_PER_FLUSH = 2;
+const TOO_MANY = 30006;
+
 const keyOf = (arg: ChannelArg) => `${arg.instType}|${arg.channel}|${arg.instId}`;
 
 class PublicFeed {
   private socket: WebSocket | null = null;
-  private readonly listeners = new Map<string, { arg: ChannelArg; listeners: Set<Listener> }>();
+  private readonly listeners = new Map<
+    string,
+    { arg: ChannelArg; listeners: Set<Listener>; linger: ReturnType<typeof setTimeout> | null }
+  >();
   private readonly toSubscribe = new Map<string, ChannelArg>();
   private readonly toUnsubscribe = new Map<string, ChannelArg>();
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private pingTimer: ReturnType<typeof setInterval> | null = null;
   private retryMs = 500;
+  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Subscription args sent on this connection (what the hourly limit counts). */
+  private argsSent = 0;
   private readonly statusListeners = new Set<(open: boolean) => void>();
   open = false;
 
@@ -36,12 +52,14 @@ class PublicFeed {
     const key = keyOf(arg);
     let entry = this.listeners.get(key);
     if (!entry) {
-      entry = { arg, listeners: new Set() };
+      entry = { arg, listeners: new Set(), linger: null };
       this.listeners.set(key, entry);
       this.toUnsubscribe.delete(key);
       this.toSubscribe.set(key, arg);
       this.schedule();
     }
+    if (entry.linger) clearTimeout(entry.linger);
+    entry.linger = null;
     const added = listener as Listener;
     entry.listeners.add(added);
     return () => {
@@ -49,10 +67,16 @@ class PublicFeed {
       if (!current) return;
       current.listeners.delete(added);
       if (current.listeners.size > 0) return;
-      this.listeners.delete(key);
-      if (!this.toSubscribe.delete(key)) this.toUnsubscribe.set(key, arg);
-      this.schedule();
+      current.linger = setTimeout(() => this.drop(key), LINGER_MS);
     };
+  }
+
+  private drop(key: string): void {
+    const entry = this.listeners.get(key);
+    if (!entry || entry.listeners.size > 0) return;
+    this.listeners.delete(key);
+    if (!this.toSubscribe.delete(key)) this.toUnsubscribe.set(key, entry.arg);
+    this.schedule();
   }
 
   onStatus(listener: (open: boolean) => void): () => void {
@@ -66,6 +90,7 @@ class PublicFeed {
     this.socket = socket;
     socket.onopen = () => {
       this.retryMs = 500;
+      this.argsSent = 0;
       this.setOpen(true);
       this.toUnsubscribe.clear();
       for (const [key, entry] of this.listeners) this.toSubscribe.set(key, entry.arg);
@@ -77,7 +102,10 @@ class PublicFeed {
       if (this.pingTimer) clearInterval(this.pingTimer);
       this.socket = null;
       this.setOpen(false);
-      setTimeout(() => this.connect(), this.retryMs);
+      this.reconnectTimer = setTimeout(() => {
+        this.reconnectTimer = null;
+        this.connect();
+      }, this.retryMs);
       this.retryMs = Math.min(this.retryMs * 2, 10_000);
     };
   }
@@ -89,11 +117,16 @@ class PublicFeed {
 
   private receive(text: string): void {
     if (text === 'pong') return;
-    let message: { arg?: ChannelArg; action?: string; data?: unknown[] };
+    let message: { arg?: ChannelArg; action?: string; data?: unknown[]; event?: string; code?: number };
     try {
       message = JSON.parse(text) as typeof message;
     } catch {
       return;
+    }
+    // Refused for a limit of this connection after many subscriptions: a new one starts with
+    // none of it spent (a refusal that a new connection would meet too does not loop).
+    if (message.event === 'error' && Number(message.code) === TOO_MANY && this.argsSent >= ARGS_PER_MESSAGE) {
+      this.socket?.close();
     }
     if (!message.arg || !message.data || (message.action !== 'snapshot' && message.action !== 'update'))
       return;
@@ -105,7 +138,7 @@ class PublicFeed {
 
   private schedule(): void {
     if (!this.socket) {
-      this.connect();
+      if (!this.reconnectTimer) this.connect();
       return;
     }
     this.flushTimer ??= setTimeout(() => this.flush(), 250);
@@ -115,14 +148,16 @@ class PublicFeed {
     this.flushTimer = null;
     const socket = this.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
-    if (this.toUnsubscribe.size > 0) {
-      socket.send(JSON.stringify({ op: 'unsubscribe', args: [...this.toUnsubscribe.values()] }));
-      this.toUnsubscribe.clear();
+    for (let sent = 0; sent < MESSAGES_PER_FLUSH; sent += 1) {
+      const [op, queue] =
+        this.toUnsubscribe.size > 0 ? ['unsubscribe', this.toUnsubscribe] : ['subscribe', this.toSubscribe];
+      if (queue.size === 0) return;
+      const keys = [...queue.keys()].slice(0, ARGS_PER_MESSAGE);
+      socket.send(JSON.stringify({ op, args: keys.map((key) => queue.get(key)) }));
+      if (op === 'subscribe') this.argsSent += keys.length;
+      for (const key of keys) queue.delete(key);
     }
-    if (this.toSubscribe.size > 0) {
-      socket.send(JSON.stringify({ op: 'subscribe', args: [...this.toSubscribe.values()] }));
-      this.toSubscribe.clear();
-    }
+    if (this.toUnsubscribe.size > 0 || this.toSubscribe.size > 0) this.schedule();
   }
 }
 
