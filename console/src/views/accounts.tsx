@@ -32,7 +32,7 @@ export function Accounts() {
   const pages = Math.max(1, Math.ceil(matching.length / PAGE_ROWS));
   const shown = matching.slice(page * PAGE_ROWS, (page + 1) * PAGE_ROWS);
   const shownKey = shown.map((row) => row.uid).join(',');
-  const equity = usePoll(() => loadPage(shown), 5_000, [shownKey]);
+  const equity = usePoll(() => loadPage(shown), 10_000, [shownKey]);
   const go = (event: Event) => {
     event.preventDefault();
     const uid = String(new FormData(event.currentTarget as HTMLFormElement).get('uid') ?? '').trim();
