@@ -4,8 +4,10 @@
  *
  * Within the server's limits (docs/websocket.md): at most two messages per 250 ms (it allows
  * 10 a second) of at most 50 args each; a ping every 20 s (it closes a connection idle for
- * 2 min); a channel no view uses stays subscribed for a minute before it is dropped, so that
- * moving between views does not spend the connection's subscription requests (240 an hour);
+ * 2 min); a ticker no view uses stays subscribed for a minute (a view that comes back gets its
+ * latest row at once), so that moving between views does not spend the connection's
+ * subscription requests (240 an hour); channels whose first push is a snapshot a view needs
+ * (books, trades, candles) are dropped at once and subscribed again when asked;
  * and when the server refuses a subscription all the same (30006), a new connection is opened
  * and every channel subscribed on it. Reconnects with backoff, subscribing again (each
  * channel then sends a fresh snapshot).
@@ -35,7 +37,13 @@ class PublicFeed {
   private socket: WebSocket | null = null;
   private readonly listeners = new Map<
     string,
-    { arg: ChannelArg; listeners: Set<Listener>; linger: ReturnType<typeof setTimeout> | null }
+    {
+      arg: ChannelArg;
+      listeners: Set<Listener>;
+      linger: ReturnType<typeof setTimeout> | null;
+      /** Tickers: the latest push, for a view that subscribes to a channel already open. */
+      latest: Push<unknown> | null;
+    }
   >();
   private readonly toSubscribe = new Map<string, ChannelArg>();
   private readonly toUnsubscribe = new Map<string, ChannelArg>();
@@ -52,7 +60,7 @@ class PublicFeed {
     const key = keyOf(arg);
     let entry = this.listeners.get(key);
     if (!entry) {
-      entry = { arg, listeners: new Set(), linger: null };
+      entry = { arg, listeners: new Set(), linger: null, latest: null };
       this.listeners.set(key, entry);
       this.toUnsubscribe.delete(key);
       this.toSubscribe.set(key, arg);
@@ -62,12 +70,14 @@ class PublicFeed {
     entry.linger = null;
     const added = listener as Listener;
     entry.listeners.add(added);
+    if (entry.latest) added(entry.latest);
     return () => {
       const current = this.listeners.get(key);
       if (!current) return;
       current.listeners.delete(added);
       if (current.listeners.size > 0) return;
-      current.linger = setTimeout(() => this.drop(key), LINGER_MS);
+      if (arg.channel === 'ticker') current.linger = setTimeout(() => this.drop(key), LINGER_MS);
+      else this.drop(key);
     };
   }
 
@@ -133,6 +143,7 @@ class PublicFeed {
     const entry = this.listeners.get(keyOf(message.arg));
     if (!entry) return;
     const push: Push<unknown> = { action: message.action, data: message.data };
+    if (entry.arg.channel === 'ticker') entry.latest = push;
     for (const listener of entry.listeners) listener(push);
   }
 

@@ -192,13 +192,13 @@ test(
 
     await go('#/markets/SPOT/BTCUSDT');
     await untilText('#order-book', price);
-    await page.waitForSelector('#candle-chart[data-last-close] canvas');
+    await page.waitForSelector('#candle-chart canvas');
     await page.waitForSelector('#depth-chart canvas');
     await shot('market');
 
     // The futures mark before the operator moves the BTC stream.
     await go('#/markets/USDT-FUTURES/BTCUSDT');
-    await page.waitForSelector('#market-head dd[data-field=mark]:not(:empty)');
+    await untilBelow('#market-head dd[data-field=mark]', null, Number.MAX_VALUE);
     const markBefore = Number(await page.textContent('#market-head dd[data-field=mark]'));
 
     // The operator sets the index under the bid: the stream follows, the house's asks come down
@@ -220,7 +220,7 @@ test(
     await go(`#/accounts/${uid}`);
     await untilText('#fills', orderId);
     await untilText('#open-orders', orderId, true);
-    await page.waitForFunction(() => /\bbuy\b/.test(document.querySelector('#bills')?.textContent ?? ''));
+    await page.locator('#bills td', { hasText: /^buy$/ }).first().waitFor();
     await shot('account-filled');
 
     await go('#/system');

@@ -495,9 +495,8 @@ export function Account({ uid }: { uid: string }) {
         />
       </div>
       <p class="muted">
-        Plan orders, bills and the risk ratio are not in the operator API of this server; the account's own
-        API key reads them (<code>orders-plan-pending</code>, <code>bills</code>,{' '}
-        <code>/api/v3/account/assets</code>).
+        The risk ratio is not in the operator API of this server; the account's own API key reads it (
+        <code>/api/v3/account/assets</code>, <code>/api/v2/margin/crossed/account/risk-rate</code>).
       </p>
     </section>
   );
