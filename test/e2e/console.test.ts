@@ -194,7 +194,6 @@ test(
     await untilText('#order-book', price);
     await page.waitForSelector('#candle-chart canvas');
     await page.waitForSelector('#depth-chart canvas');
-    await shot('market');
 
     // The futures mark before the operator moves the BTC stream.
     await go('#/markets/USDT-FUTURES/BTCUSDT');
@@ -215,6 +214,8 @@ test(
 
     await go('#/markets/SPOT/BTCUSDT');
     await untilBelow('#candle-chart', 'data-last-close', Number(price) + 0.01);
+    await page.waitForSelector('#recent-trades tbody tr');
+    await shot('market');
 
     // The fill and its bills on the account's page, the order gone from its open orders.
     await go(`#/accounts/${uid}`);
@@ -225,12 +226,14 @@ test(
 
     await go('#/system');
     await untilText('[data-field=health]', 'ok');
+    await untilText('[data-field=rates]', '—', true);
     await shot('system');
 
     // A phone's width: the same market, one column.
     await page.setViewportSize({ width: 390, height: 844 });
     await go('#/markets/SPOT/BTCUSDT');
-    await page.waitForSelector('#candle-chart canvas');
+    await page.waitForSelector('#candle-chart[data-last-close] canvas');
+    await page.waitForSelector('#order-book tbody tr');
     await shot('market-phone');
   },
 );
