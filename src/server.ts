@@ -183,7 +183,14 @@ function keyedServices(
     config.clock === 'simulated'
       ? simulatedClock(() => sequencer.exchange.state.nowMs, startMs)
       : realClock();
-  return { sequencer, store, clock, box, wallNow: () => Date.now() };
+  return {
+    sequencer,
+    store,
+    clock,
+    box,
+    wallNow: () => Date.now(),
+    newAccountPositionMode: config.positionMode,
+  };
 }
 
 /** First start: instruments and the demo account, then credentials.json, as one step. */
@@ -195,7 +202,7 @@ async function seedAndSettle(config: Config, services: Services, fresh: boolean,
     operatorTokenFromEnv: config.operatorToken,
     baseUrl,
     freshStore: fresh,
-    seedDemo: fresh && config.seedDemo ? () => seedDemoAccount(sequencer, clock, box) : null,
+    seedDemo: fresh && config.seedDemo ? () => seedDemoAccount(sequencer, clock, box, config.positionMode) : null,
   });
   await sequencer.drain();
   return settled;

@@ -6,6 +6,7 @@ import { ACCOUNT_KINDS, ACCOUNT_MODES, DEFAULT_PERMISSIONS, permissionCodesOf } 
 import { CATEGORIES } from '../domain/category.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import { formatMoney, parseMoney } from '../domain/money.ts';
+import { POSITION_MODES } from '../domain/position.ts';
 import { defaultWallet } from '../engine/accounts/wallets.ts';
 import {
   asObject,
@@ -118,7 +119,16 @@ export function adminRoutes(services: Services): Route[] {
       const parent = parentUid ? services.sequencer.exchange.state.accounts.get(parentUid) : undefined;
       if (kind !== 'main' && parent?.kind !== 'main') reject('ACCOUNT_NOT_FOUND', 'parentUid');
       const label = optionalString(body, 'label') ?? '';
-      return submit<{ uid: string }>({ type: 'CreateAccount', timeMs: now(), kind, parentUid, mode, label });
+      const positionMode = optionalEnum(body, 'posMode', POSITION_MODES) ?? services.newAccountPositionMode;
+      return submit<{ uid: string }>({
+        type: 'CreateAccount',
+        timeMs: now(),
+        kind,
+        parentUid,
+        mode,
+        label,
+        positionMode,
+      });
     }),
     route('GET', '/admin/v1/accounts/:uid', (_request, params) => accountView(services, params.uid ?? '')),
     route('POST', '/admin/v1/accounts/:uid/api-keys', async (request, params) => {

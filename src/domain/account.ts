@@ -4,6 +4,8 @@
  * A key's permissions are the venue's permission codes (spec, account-information table).
  * The create-key endpoints speak in perm names (spot_trade, …); PERM_NAME_CODES maps them.
  */
+import type { PositionMode } from './position.ts';
+
 export const ACCOUNT_KINDS = ['main', 'sub', 'virtual'] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 
@@ -18,6 +20,11 @@ export interface Account {
   mode: AccountMode;
   label: string;
   createdTimeMs: number;
+  /**
+   * The futures position mode of every product type the account has not set itself
+   * (set-position-mode); absent means one-way (engine/futures/settings.ts).
+   */
+  positionMode?: PositionMode;
   /** Virtual sub-accounts: the generated e-mail-like name (create-virtual-subaccount). */
   name?: string;
   /** Sub-accounts: `freeze` stops every key of the account (40013); absent means normal. */

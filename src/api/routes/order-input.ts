@@ -26,6 +26,7 @@ import {
   type Fields,
 } from '../params.ts';
 import { reject, Rejected } from '../request.ts';
+import { refuseSpotTpsl, v2MixPresets, v3Presets } from './preset-input.ts';
 
 function clientOidOf(fields: Fields): string | undefined {
   const clientOid = optionalString(fields, 'clientOid');
@@ -70,6 +71,7 @@ export function parseV3Order(item: unknown): { category: Category; request: Orde
   if (optionalEnum(fields, 'reduceOnly', ['yes', 'no'] as const) === 'yes') request.reduceOnly = true;
   const marginMode = optionalEnum(fields, 'marginMode', MARGIN_MODES);
   if (marginMode) request.marginMode = marginMode;
+  v3Presets(fields, request);
   return {
     category,
     request: withOptional(request, clientOidOf(fields), orderType === 'limit' ? price : undefined),
@@ -112,11 +114,13 @@ export function parseV2MixOrder(
   } else if (optionalEnum(fields, 'reduceOnly', ['yes', 'no'] as const) === 'yes') {
     request.reduceOnly = true;
   }
+  v2MixPresets(fields, request, request.reduceOnly === true || request.side !== side);
   return withOptional(request, clientOidOf(fields), orderType === 'limit' ? price : undefined);
 }
 
 export function parseV2SpotOrder(item: unknown, fallbackSymbol: string | undefined): OrderRequest {
   const fields = asObject(item, 'order');
+  refuseSpotTpsl(fields);
   const orderType = requiredEnum(fields, 'orderType', ORDER_TYPES);
   const force = optionalEnum(fields, 'force', TIMES_IN_FORCE);
   if (orderType === 'limit' && force === undefined) reject('PARAM_EMPTY', 'force');

@@ -21,6 +21,7 @@ import type { Services } from '../services.ts';
 import { signedRoutes } from './route-kit.ts';
 import { v3Fill, v3Order } from '../wire/orders.ts';
 import { failureText, parsedValues, parseItem, parseV3Order, v3Category } from './order-input.ts';
+import { v3ModifiedPresets } from './preset-input.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
 import { cancel, cancelAll, findOrder, openOrderViews, permissionAreaOf, place } from './trading-service.ts';
 
@@ -152,7 +153,9 @@ export function v3TradeRoutes(services: Services): Route[] {
       const target = reference(body);
       const quantity = optionalDecimal(body, 'qty');
       const price = optionalDecimal(body, 'price');
-      if (quantity === undefined && price === undefined) reject('PARAM_EMPTY', 'qty');
+      const presets = v3ModifiedPresets(body);
+      if (quantity === undefined && price === undefined && Object.keys(presets).length === 0)
+        reject('PARAM_EMPTY', 'qty');
       const autoCancel = (optionalEnum(body, 'autoCancel', ['yes', 'no'] as const) ?? 'no') === 'yes';
       const uid = caller(request).account.uid;
       const key = `${uid}|${target.orderId ?? `c:${target.clientOid}`}`;
@@ -166,6 +169,7 @@ export function v3TradeRoutes(services: Services): Route[] {
           order: target,
           ...(quantity !== undefined ? { quantity } : {}),
           ...(price !== undefined ? { price } : {}),
+          ...presets,
           autoCancel,
         });
         if (!outcome.ok && outcome.code === 'ORDER_NOT_FOUND' && (await findOrder(services, uid, target))) {

@@ -21,7 +21,7 @@ import type { Books } from '../../engine/trading/books.ts';
 import { usdtPriceOf } from '../../engine/trading/reference-price.ts';
 import { tradingWallet } from '../../engine/trading/wallets.ts';
 import { v2MixFill, v2MixOrder, v2Position, v3Position } from '../wire/futures.ts';
-import { v3Fill, v3Order } from '../wire/orders.ts';
+import { v3Order } from '../wire/orders.ts';
 import type { PlanChange } from './batch.ts';
 
 type Row = Record<string, unknown>;
@@ -96,8 +96,8 @@ export function v2OrderRow(order: OrderView, latest: FillView | undefined): Row 
     feeDetail,
     totalProfits: rest.totalProfits,
     reduceOnly: order.futures.reduceOnly ? 'yes' : 'no',
-    presetStopSurplusPrice: '',
-    presetStopLossPrice: '',
+    presetStopSurplusPrice: rest.presetStopSurplusPrice,
+    presetStopLossPrice: rest.presetStopLossPrice,
     stpMode: order.stpMode,
     cTime: String(order.createdTimeMs),
     uTime: String(order.updatedTimeMs),
@@ -143,10 +143,6 @@ export function v3OrderRow(order: OrderView): Row {
     leverage: futures.leverage,
     totalProfit: futures.realisedPnl,
   };
-}
-
-export function v3FillRow(fill: FillView): Row {
-  return { ...v3Fill(fill), ...(fill.posSide ? { holdSide: fill.posSide } : {}) };
 }
 
 /** The venue's WebSocket plan types are short codes (REST normal_plan is "pl", …). */

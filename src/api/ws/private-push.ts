@@ -12,6 +12,7 @@ import type { Services } from '../services.ts';
 import type { Batch } from './batch.ts';
 import type { Channel } from './channels.ts';
 import type { Subscription } from './connection.ts';
+import { v3FillPush } from '../wire/orders.ts';
 import { pushText } from './messages.ts';
 import {
   positionHistoryRow,
@@ -20,7 +21,6 @@ import {
   v2FillRow,
   v2OrderRow,
   v3AccountRow,
-  v3FillRow,
   v3OrderRow,
   v2PlanRow,
   v3PlanRow,
@@ -82,7 +82,7 @@ function eventRows(batch: Batch, channel: Channel, uid: string): Row[] {
   if (channel.kind === 'fill') {
     return (batch.fills.get(uid) ?? [])
       .filter((fill) => matches(channel, fill.category, fill.symbol))
-      .map((fill) => (channel.dialect === 'v2' ? v2FillRow(fill, fill.clientOid) : v3FillRow(fill)));
+      .map((fill) => (channel.dialect === 'v2' ? v2FillRow(fill, fill.clientOid) : v3FillPush(fill)));
   }
   if (channel.kind === 'orders-algo') {
     return (batch.plans.get(uid) ?? [])
