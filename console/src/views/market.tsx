@@ -34,6 +34,7 @@ function CandlePanel({
   ticker: Ticker | null;
 }) {
   const [granularity, setGranularity] = useState('1m');
+  const [traded, setTraded] = useState(true);
   const container = useRef<HTMLDivElement>(null);
   const chart = useRef<CandleChart | null>(null);
   useEffect(() => {
@@ -48,6 +49,7 @@ function CandlePanel({
         (push) => {
           if (push.action === 'snapshot') created.setCandles(push.data);
           else for (const row of push.data) created.updateCandle(row);
+          setTraded(push.data.length > 0 || push.action === 'update');
           const last = push.data.at(-1);
           if (last) container.current?.setAttribute('data-last-close', last[4] ?? '');
         },
@@ -79,7 +81,9 @@ function CandlePanel({
           ))}
         </select>
       </header>
-      <div ref={container} class="chart" id="candle-chart" data-mark={ticker?.markPrice ?? ''} />
+      <div ref={container} class="chart" id="candle-chart" data-mark={ticker?.markPrice ?? ''}>
+        {!traded && <p class="chart-note muted">No trade yet: candles start with the first trade.</p>}
+      </div>
     </article>
   );
 }

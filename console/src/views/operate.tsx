@@ -2,10 +2,11 @@
  * Operate: every operator action as a form, answered with the server's data or its code and
  * message. The account's own actions (keys, deposits) are also on its page.
  */
-import { ActionForm, type Action } from '../components.tsx';
+import { ActionForm, DataTable, type Action } from '../components.tsx';
 import { usePoll } from '../hooks.ts';
-import { operator } from '../api.ts';
-import { time } from '../format.ts';
+import { allPages, operator } from '../api.ts';
+import { short, time } from '../format.ts';
+import type { AccountSummary, BalanceRow, PositionRow } from '../accounts-data.ts';
 
 const CATEGORIES = [
   'SPOT',
@@ -247,6 +248,66 @@ function Clock() {
   );
 }
 
+/** The liquidity provider's house account (label `liquidity-provider`): its inventory. */
+async function loadHouse() {
+  const [house] = await allPages<AccountSummary>('/accounts', { label: 'liquidity-provider' }, 1);
+  if (!house) return null;
+  const [balances, positions] = await Promise.all([
+    operator<BalanceRow[]>('GET', `/accounts/${house.uid}/balances`),
+    operator<PositionRow[]>('GET', `/accounts/${house.uid}/positions`),
+  ]);
+  return { uid: house.uid, balances, positions };
+}
+
+function LiquidityProvider() {
+  const { data, error } = usePoll(loadHouse, 5_000, []);
+  return (
+    <details open>
+      <summary>
+        <strong>Liquidity provider</strong>
+      </summary>
+      {error && <p class="error">{error}</p>}
+      {data === null && (
+        <p class="muted">No house account: the liquidity provider is off (BOURSE_LIQUIDITY=off).</p>
+      )}
+      {data && (
+        <>
+          <p>
+            House account <a href={`#/accounts/${data.uid}`}>{data.uid}</a>. Its settings are set at start (
+            <code>BOURSE_LIQUIDITY_*</code>); its inventory:
+          </p>
+          <DataTable
+            id="house-positions"
+            rows={data.positions}
+            rowKey={(row) => `${row.category}|${row.symbol}|${row.posSide}`}
+            empty="No futures position."
+            columns={[
+              ['Contract', (row) => `${row.symbol} ${row.category}`],
+              ['Side', (row) => row.posSide],
+              ['Size', (row) => row.total, true],
+              ['Entry', (row) => row.avgPrice, true],
+              ['Unrealised PnL', (row) => row.unrealisedPnl, true],
+              ['Liq. price', (row) => row.liquidationPrice, true],
+            ]}
+          />
+          <DataTable
+            id="house-balances"
+            rows={data.balances}
+            rowKey={(row) => `${row.wallet}|${row.coin}`}
+            columns={[
+              ['Wallet', (row) => row.wallet],
+              ['Coin', (row) => row.coin],
+              ['Available', (row) => short(row.available, 8), true],
+              ['Frozen (quoting)', (row) => short(row.frozen, 8), true],
+              ['Margin', (row) => short(row.margin, 8), true],
+            ]}
+          />
+        </>
+      )}
+    </details>
+  );
+}
+
 function Group({ title, actions }: { title: string; actions: Action[] }) {
   return (
     <details open>
@@ -271,11 +332,12 @@ export function Operate() {
       <Group title="Prices and instruments" actions={MARKET_ACTIONS} />
       <Clock />
       <Group title="Brokers, agents and KYC" actions={BROKER_ACTIONS} />
+      <LiquidityProvider />
       <Group title="Venue" actions={VENUE_ACTIONS} />
       <p class="muted">
-        Pausing a price feed and the liquidity provider's settings are not in the operator API of this server:
-        feeds and the house are set with <code>BOURSE_FEED</code> and <code>BOURSE_LIQUIDITY_*</code> at
-        start; the house's account (label <code>liquidity-provider</code>) and its inventory are in Accounts.
+        Pausing a price feed is not in the operator API of this server: feeds are set with{' '}
+        <code>BOURSE_FEED</code> at start (a simulated clock, <code>BOURSE_CLOCK=simulated</code>, holds every
+        feed until the clock is advanced).
       </p>
     </section>
   );
