@@ -29,11 +29,13 @@ function accountView(services: Services, uid: string) {
   const state = services.sequencer.exchange.state;
   const account = state.accounts.get(uid);
   if (!account) reject('ACCOUNT_NOT_FOUND', 'uid');
-  const wallets: Record<string, Record<string, { available: string; frozen: string; borrowed: string }>> = {};
+  // Wallet and coin names come from the state; a table without a prototype keeps any name inert.
+  type Coins = Record<string, { available: string; frozen: string; borrowed: string }>;
+  const wallets = Object.create(null) as Record<string, Coins>;
   for (const [key, balance] of state.balances) {
     const [owner, wallet, coin] = key.split('|') as [string, string, string];
     if (owner !== uid) continue;
-    (wallets[wallet] ??= {})[coin] = {
+    (wallets[wallet] ??= Object.create(null) as Coins)[coin] = {
       available: formatMoney(balance.available),
       frozen: formatMoney(balance.frozen),
       borrowed: formatMoney(balance.borrowed),

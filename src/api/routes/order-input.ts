@@ -139,6 +139,18 @@ export function parseV2SpotOrder(item: unknown, fallbackSymbol: string | undefin
   return withOptional(request, clientOidOf(fields), orderType === 'limit' ? price : undefined);
 }
 
+/**
+ * The clientOid to echo in a batch item's answer, read without rejecting: '' when the item is
+ * not an object or its clientOid is not a string (or number). The answer to a batch whose
+ * valid items were placed must never be a refusal of the whole request.
+ */
+export function echoedClientOid(item: unknown): string {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return '';
+  const value = (item as Fields).clientOid;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return typeof value === 'string' ? value : '';
+}
+
 /** Runs `parse` on one batch item; a rejection becomes that item's failure. */
 export function parseItem<T>(parse: () => T): { ok: true; value: T } | { ok: false; failure: Failure } {
   try {

@@ -16,7 +16,7 @@ import type { Services } from '../services.ts';
 import { signedRoutes } from './route-kit.ts';
 import { v2MixFill, v2MixOrder } from '../wire/futures.ts';
 import { mixReference, productTypeOf } from './mix-input.ts';
-import { failureText, parsedValues, parseItem, parseV2MixOrder } from './order-input.ts';
+import { echoedClientOid, failureText, parsedValues, parseItem, parseV2MixOrder } from './order-input.ts';
 import { v2ModifiedPresets } from './preset-input.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
 import { submit } from './futures-service.ts';
@@ -71,7 +71,7 @@ export function v2MixTradeRoutes(services: Services): Route[] {
       const lists: Lists = { successList: [], failureList: [] };
       let next = 0;
       parsed.forEach((item, index) => {
-        const clientOid = optionalString(asObject(list[index] ?? {}, 'order'), 'clientOid') ?? '';
+        const clientOid = echoedClientOid(list[index]);
         if (!item.ok) return failedItem(lists, { orderId: '', clientOid }, item.failure);
         const result = placed[next++];
         if (!result) return;

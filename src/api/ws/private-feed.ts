@@ -23,6 +23,7 @@ import { tradingWallet } from '../../engine/trading/wallets.ts';
 import { v2MixFill, v2MixOrder, v2Position, v3Position } from '../wire/futures.ts';
 import { v3Order } from '../wire/orders.ts';
 import type { PlanChange } from './batch.ts';
+import { nameTable } from '../../domain/name-table.ts';
 
 type Row = Record<string, unknown>;
 
@@ -146,7 +147,7 @@ export function v3OrderRow(order: OrderView): Row {
 }
 
 /** The venue's WebSocket plan types are short codes (REST normal_plan is "pl", …). */
-const WS_PLAN_TYPES: Record<string, string> = {
+const WS_PLAN_TYPES: Readonly<Record<string, string>> = nameTable({
   normal_plan: 'pl',
   track_plan: 'track',
   profit_plan: 'tp',
@@ -154,7 +155,7 @@ const WS_PLAN_TYPES: Record<string, string> = {
   pos_profit: 'ptp',
   pos_loss: 'psl',
   moving_plan: 'mtpsl',
-};
+});
 
 export function v2PlanRow(plan: PlanChange): Row {
   const hedge = plan.posMode === 'hedge_mode';
