@@ -124,7 +124,11 @@ export function ActionForm({ action, onDone }: { action: Action; onDone?: (data:
     const values = Object.fromEntries(
       action.fields.map((field) => [field.name, String(form.get(field.name) ?? '').trim()]),
     );
-    const path = action.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(values[name] ?? ''));
+    // Path parameters filled in; a query parameter left empty is dropped.
+    const path = action.path
+      .replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(values[name] ?? ''))
+      .replace(/[?&]\w+=(?=&|$)/g, '')
+      .replace(/^([^?]*)&/, '$1?');
     setBusy(true);
     try {
       const body =

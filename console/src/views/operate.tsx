@@ -48,6 +48,40 @@ const ACCOUNT_ACTIONS: Action[] = [
   },
 ];
 
+const KEY_ACTIONS: Action[] = [
+  {
+    id: 'key-list',
+    title: 'List API keys',
+    method: 'GET',
+    path: '/api-keys?uid=:uid&status=:status',
+    fields: [
+      { name: 'uid', inPath: true, placeholder: 'any account' },
+      { name: 'status', type: 'select', options: ['', 'normal', 'frozen'], inPath: true },
+    ],
+  },
+  {
+    id: 'key-edit',
+    title: 'Edit API key',
+    method: 'PATCH',
+    path: '/api-keys/:apiKey',
+    fields: [
+      { name: 'apiKey', label: 'API key', required: true, inPath: true },
+      { name: 'status', type: 'select', options: ['', 'normal', 'frozen'] },
+      { name: 'permissions', type: 'list', placeholder: 'unchanged if empty' },
+      { name: 'ipList', type: 'list', placeholder: 'unchanged if empty' },
+      { name: 'label', placeholder: 'unchanged if empty' },
+    ],
+  },
+  {
+    id: 'key-revoke',
+    title: 'Revoke API key',
+    method: 'DELETE',
+    path: '/api-keys/:apiKey',
+    fields: [{ name: 'apiKey', label: 'API key', required: true, inPath: true }],
+    confirm: 'Revoke this API key? Bots using it stop at once.',
+  },
+];
+
 const moneyFields = (direction: string) => [
   { name: 'uid', required: true, inPath: true },
   { name: 'coin', required: true, value: 'USDT' },
@@ -327,7 +361,7 @@ export function Operate() {
   return (
     <section>
       <h2>Operate</h2>
-      <Group title="Accounts and keys" actions={ACCOUNT_ACTIONS} />
+      <Group title="Accounts and keys" actions={[...ACCOUNT_ACTIONS, ...KEY_ACTIONS]} />
       <Group title="Deposits and withdrawals" actions={MONEY_ACTIONS} />
       <Group title="Prices and instruments" actions={MARKET_ACTIONS} />
       <Clock />
