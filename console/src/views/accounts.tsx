@@ -19,7 +19,7 @@ async function loadPage(rows: AccountSummary[]): Promise<Map<string, number>> {
 }
 
 export function Accounts() {
-  const accounts = usePoll(() => allPages<AccountSummary>('/accounts', {}, MAX_ACCOUNTS), 5_000, []);
+  const accounts = usePoll(() => allPages<AccountSummary>('/accounts', {}, MAX_ACCOUNTS), 15_000, []);
   const [search, setSearch] = useState('');
   const [kind, setKind] = useState('');
   const [page, setPage] = useState(0);
