@@ -43,13 +43,15 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   IP_NOT_WHITELISTED: 'The key has an IP whitelist and the client address is not on it.',
   SIGNATURE_INVALID: 'ACCESS-SIGN does not match any accepted form of the request (wire.md §1.3).',
   PERMISSION_DENIED: 'The key lacks the permission the endpoint needs; `{0}` says which.',
-  USER_STATUS_ABNORMAL: 'The account is frozen or otherwise not usable.',
+  USER_STATUS_ABNORMAL: 'The account, or the API key (operator freeze), is frozen or otherwise not usable.',
   CLASSIC_ACCOUNT_ON_UNIFIED_API: 'A classic account called a v3 (unified account) endpoint.',
   UNIFIED_ACCOUNT_ON_CLASSIC_API:
     'A unified account called a v2 endpoint while BOURSE_ENFORCE_ACCOUNT_MODE is on.',
   RATE_LIMITED: 'Over the per-UID or per-IP limit of the endpoint (BOURSE_RATE_LIMITS).',
   SYSTEM_ERROR: 'An unexpected error (a bug); the request changed nothing that was acknowledged.',
   STORE_UNAVAILABLE: 'The journal could not be written; the outcome is unknown, query before retrying.',
+  SERVICE_RESETTING:
+    'The operator is resetting the venue (POST /admin/v1/reset): nothing was done; retry in a moment.',
   OPERATOR_UNAUTHORIZED: 'Operator API without `Authorization: Bearer <operator token>`, or a wrong token.',
   ACCOUNT_NOT_FOUND: 'No account with this uid.',
   INSUFFICIENT_BALANCE: 'The available balance does not cover the amount.',

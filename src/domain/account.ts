@@ -41,6 +41,8 @@ export interface ApiKeyRecord {
   ipList: string[];
   label: string;
   createdTimeMs: number;
+  /** Set by the operator: every request and WebSocket login with the key is refused (40013). */
+  frozen?: boolean;
 }
 
 export const READ_ONLY_PERMISSIONS = [
@@ -98,12 +100,15 @@ export const DEFAULT_PERMISSIONS: readonly string[] = [
   'chow',
 ];
 
-/** Turns perm names and/or permission codes into the set of codes a key holds. */
+/**
+ * Turns perm names and/or permission codes into the set of codes a key holds; null when one
+ * is neither. Names are looked up as own keys only, so `constructor` or `__proto__` is unknown.
+ */
 export function permissionCodesOf(values: readonly string[]): string[] | null {
   const codes = new Set<string>();
   for (const value of values) {
     const lower = value.toLowerCase();
-    const named = PERM_NAME_CODES[lower as PermName] as readonly string[] | undefined;
+    const named = Object.hasOwn(PERM_NAME_CODES, lower) ? PERM_NAME_CODES[lower as PermName] : undefined;
     if (named) named.forEach((code) => codes.add(code));
     else if (PERMISSION_CODES.includes(lower)) codes.add(lower);
     else return null;

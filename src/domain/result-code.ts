@@ -33,6 +33,7 @@ export const RESULT_CODES = [
   // service
   'SYSTEM_ERROR',
   'STORE_UNAVAILABLE',
+  'SERVICE_RESETTING',
   'OPERATOR_UNAUTHORIZED',
   // accounts, wallets, instruments
   'ACCOUNT_NOT_FOUND',

@@ -62,7 +62,7 @@ export class Authenticator {
     const key = state.apiKeys.get(apiKey);
     const account = key ? state.accounts.get(key.uid) : undefined;
     if (!key || !account) reject('API_KEY_INVALID');
-    if (account.status === 'freeze') reject('USER_STATUS_ABNORMAL');
+    if (account.status === 'freeze' || key.frozen) reject('USER_STATUS_ABNORMAL');
     if (this.options.enforceAccountMode && route.accountMode && route.accountMode !== account.mode) {
       reject(
         account.mode === 'classic' ? 'CLASSIC_ACCOUNT_ON_UNIFIED_API' : 'UNIFIED_ACCOUNT_ON_CLASSIC_API',

@@ -66,6 +66,7 @@ export async function verifyLogin(
   const account = key ? state.accounts.get(key.uid) : undefined;
   if (!key || !account) return wsError(WS_CODES.INVALID_ACCESS_KEY, 'Invalid ACCESS_KEY');
   if (account.status === 'freeze') return wsError(WS_CODES.LOGIN_FAILED, 'login failed: account frozen');
+  if (key.frozen) return wsError(WS_CODES.LOGIN_FAILED, 'login failed: API key frozen');
   const secret = await authenticator.unlock(key, passphrase);
   if (secret === null) return wsError(WS_CODES.INVALID_PASSPHRASE, 'Invalid ACCESS_PASSPHRASE');
   if (key.ipList.length > 0 && !key.ipList.includes(ip))
