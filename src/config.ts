@@ -8,6 +8,7 @@ import { parseFeedConfig } from './market/feed-config.ts';
 import type { MarketConfig } from './market/index.ts';
 import { parseLiquidityConfig } from './market/liquidity.ts';
 import { parseWsConfig, type WsConfig } from './api/ws/config.ts';
+import { parseDemoCredentials, type DemoCredentials } from './demo-credentials.ts';
 
 export interface Config {
   host: string;
@@ -24,6 +25,8 @@ export interface Config {
   snapshotEvery: number;
   trustProxy: boolean;
   seedDemo: boolean;
+  /** Fixed demo key, secret and passphrase (BOURSE_DEMO_*); undefined: random ones. */
+  demoCredentials: DemoCredentials | undefined;
   /** postgres://… selects the PostgreSQL store; unset, the SQLite file in dataDir. */
   databaseUrl: string | undefined;
   /** SQLite writes in a writer thread (default) or inline on the event loop (BOURSE_SQLITE_WRITER). */
@@ -80,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const port = integer(env.PORT, 8080, 'PORT');
   if (port > 65535) throw new Error('PORT must be at most 65535');
+  const seedDemo = flag(env.BOURSE_SEED_DEMO, true, 'BOURSE_SEED_DEMO');
   return {
     host: env.HOST || '127.0.0.1',
     port,
@@ -93,7 +97,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     enforceAccountMode: flag(env.BOURSE_ENFORCE_ACCOUNT_MODE, false, 'BOURSE_ENFORCE_ACCOUNT_MODE'),
     snapshotEvery: integer(env.BOURSE_SNAPSHOT_EVERY, 100_000, 'BOURSE_SNAPSHOT_EVERY'),
     trustProxy: flag(env.BOURSE_TRUST_PROXY, false, 'BOURSE_TRUST_PROXY'),
-    seedDemo: flag(env.BOURSE_SEED_DEMO, true, 'BOURSE_SEED_DEMO'),
+    seedDemo,
+    demoCredentials: parseDemoCredentials(env, seedDemo),
     databaseUrl: databaseUrl(env.BOURSE_DATABASE_URL),
     sqliteWriter: sqliteWriter(env.BOURSE_SQLITE_WRITER),
     httpFastPath: flag(env.BOURSE_HTTP_FAST_PATH, true, 'BOURSE_HTTP_FAST_PATH'),

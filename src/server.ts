@@ -16,7 +16,9 @@ import { wireError } from './api/error-map.ts';
 import { createLogger, type LogSink, type Logger } from './api/logger.ts';
 import type { Services } from './api/services.ts';
 import { allRoutes } from './api/routes/index.ts';
-import { seedDemoAccount, seedInstruments } from './bootstrap.ts';
+import { firstStartOf, seedFirstStart } from './bootstrap.ts';
+import { VenueControl } from './admin/reset.ts';
+import { RequestGate } from './api/request-gate.ts';
 import { startMarket, type Market } from './market/index.ts';
 import type { Config } from './config.ts';
 import { openStore } from './persistence/open-store.ts';
@@ -114,7 +116,8 @@ export async function startServer(config: Config, logSink: LogSink | null = null
       ? simulatedClock(() => sequencer.exchange.state.nowMs, startMs)
       : realClock();
   const box = new SecretBox(serverKey(config));
-  const services: Services = { sequencer, store, clock, box, wallNow: () => Date.now() };
+  const gate = new RequestGate();
+  const services: Services = { sequencer, store, clock, box, wallNow: () => Date.now(), gate };
 
   const credentialsFile = join(config.dataDir, 'credentials.json');
   const stored = existsSync(credentialsFile)
@@ -124,8 +127,8 @@ export async function startServer(config: Config, logSink: LogSink | null = null
   let credentials: Partial<Credentials> & { operatorToken: string } = { ...stored, operatorToken };
   const fresh = recovered.seq === 0;
   if (fresh) {
-    await seedInstruments(sequencer, clock);
-    if (config.seedDemo) credentials = { ...credentials, ...(await seedDemoAccount(sequencer, clock, box)) };
+    const seeded = await seedFirstStart(sequencer, clock, box, firstStartOf(config));
+    if (seeded.demo) credentials = { ...credentials, ...seeded.demo };
   }
 
   const app = buildApp({
@@ -169,9 +172,21 @@ export async function startServer(config: Config, logSink: LogSink | null = null
   ) {
     writePrivate(credentialsFile, `${JSON.stringify(credentials, null, 2)}\n`);
   }
-  const market = await startMarket(services, config.market, (message, fields) =>
-    logger.info(message, fields),
-  );
+  const marketLog = (message: string, fields?: Record<string, unknown>) => logger.info(message, fields);
+  // The operator's reset (src/admin/reset.ts) restarts the market and rewrites the credentials.
+  const control = new VenueControl({
+    services,
+    gate,
+    websocket,
+    market: await startMarket(services, config.market, marketLog),
+    startMarket: () => startMarket(services, config.market, marketLog),
+    firstStart: firstStartOf(config),
+    clockStartMs: config.clockStartMs,
+    credentialsFile,
+    credentials,
+    log: marketLog,
+  });
+  services.reset = () => control.reset();
   logger.info('bourse started', {
     url,
     seq: recovered.seq,
@@ -182,14 +197,18 @@ export async function startServer(config: Config, logSink: LogSink | null = null
 
   return {
     url,
-    credentials,
+    get credentials() {
+      return control.credentials;
+    },
     services,
     logger,
-    market,
+    get market() {
+      return control.market;
+    },
     websocket,
     httpFastPath: fastPath,
     async close() {
-      await market.stop();
+      await control.stop();
       await websocket.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -311,13 +311,24 @@ export function buildApp(options: AppOptions): App {
       ip: clientIp(request.headers, request.remoteAddress, options.trustProxy),
       headers: request.headers,
     };
+    // While the operator resets the venue (src/admin/reset.ts), nothing new is started.
+    const gate = services.gate;
+    if (gate && !gate.enter()) {
+      const refused = rejection(apiRequest, new Rejected({ code: 'SERVICE_RESETTING' }));
+      respond(reply, apiRequest, startedNs, refused.envelope, refused.status);
+      return;
+    }
     let answer: { envelope: Envelope; status: number };
     try {
       answer = { envelope: await run(request, apiRequest, rawQuery), status: 200 };
     } catch (error) {
       answer = rejection(apiRequest, error);
     }
-    respond(reply, apiRequest, startedNs, answer.envelope, answer.status);
+    try {
+      respond(reply, apiRequest, startedNs, answer.envelope, answer.status);
+    } finally {
+      gate?.leave();
+    }
   }
 
   const app: App = {
@@ -336,7 +347,7 @@ export function buildApp(options: AppOptions): App {
 }
 
 function dialectOf(path: string, match: (method: string, path: string) => Matched | null): Dialect {
-  for (const method of ['GET', 'POST', 'PUT', 'PATCH']) {
+  for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
     const found = match(method, path);
     if (found) return found.route.dialect;
   }

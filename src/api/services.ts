@@ -4,6 +4,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Store } from '../ports/store.ts';
 import type { Sequencer } from '../runtime/sequencer.ts';
 import type { SecretBox } from '../security/secrets.ts';
+import type { RequestGate } from './request-gate.ts';
 
 export interface Services {
   sequencer: Sequencer;
@@ -11,4 +12,8 @@ export interface Services {
   clock: Clock;
   box: SecretBox;
   wallNow: () => number;
+  /** Admission of requests; closed while the operator resets the venue (src/admin/reset.ts). */
+  gate?: RequestGate;
+  /** The operator's reset, once the server is up (src/admin/reset.ts); absent before. */
+  reset?: () => Promise<unknown>;
 }

@@ -14,6 +14,10 @@ export const CLOSE_IDLE = 4002;
 export const CLOSE_TOO_MANY_REQUESTS = 4003;
 export const CLOSE_LOGIN_FAILED = 4004;
 export const CLOSE_SHUTDOWN = 1001;
+/** The operator reset the venue (WebSocket "service restart"): log in and subscribe again. */
+export const CLOSE_RESET = 1012;
+/** The operator froze or revoked the API key the connection logged in with. */
+export const CLOSE_KEY_DISABLED = 4005;
 
 export interface Subscription {
   channel: Channel;

@@ -20,7 +20,13 @@ import type { Services } from '../services.ts';
 import { isWsError, parseChannel, type Dialect } from './channels.ts';
 import { WS_CODES, type WsError } from './codes.ts';
 import type { WsConfig } from './config.ts';
-import { CLOSE_LOGIN_FAILED, CLOSE_SHUTDOWN, CLOSE_TOO_MANY_REQUESTS, Connection } from './connection.ts';
+import {
+  CLOSE_KEY_DISABLED,
+  CLOSE_LOGIN_FAILED,
+  CLOSE_SHUTDOWN,
+  CLOSE_TOO_MANY_REQUESTS,
+  Connection,
+} from './connection.ts';
 import { Hub } from './hub.ts';
 import { verifyLogin } from './login.ts';
 
@@ -45,6 +51,8 @@ export interface WsGatewayOptions {
 export interface WsGateway {
   hub: Hub;
   readonly connectionCount: number;
+  /** Closes every connection with `code` and `reason` (the operator's reset); returns how many. */
+  disconnectAll(code: number, reason: string): number;
   close(): Promise<void>;
 }
 
@@ -60,6 +68,11 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
   const connections = new Set<Connection>();
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (services.gate && !services.gate.isOpen) {
+      // The operator is resetting the venue: no session may start on the state being replaced.
+      socket.end('HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+      return;
+    }
     const url = request.url ?? '/';
     const path = url.split('?')[0] ?? '/';
     const dialect = Object.hasOwn(WS_PATHS, path) ? WS_PATHS[path] : undefined;
@@ -83,6 +96,18 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
     });
   };
   server.on('upgrade', onUpgrade);
+
+  // A key the operator froze or revoked ends the sessions logged in with it, once durable.
+  const unlistenKeys = services.sequencer.onDurable((entries) => {
+    for (const { command } of entries) {
+      if (command.type !== 'RevokeApiKey' && !(command.type === 'ModifyApiKey' && command.frozen)) continue;
+      const key = services.sequencer.exchange.state.apiKeys.get(command.apiKey);
+      if (key && !key.frozen) continue;
+      for (const connection of connections)
+        if (connection.key?.apiKey === command.apiKey)
+          connection.cut(CLOSE_KEY_DISABLED, 'the API key was frozen or revoked');
+    }
+  });
 
   const error = (connection: Connection, failure: WsError, arg?: unknown) =>
     connection.sendJson({
@@ -198,8 +223,14 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
     get connectionCount() {
       return connections.size;
     },
+    disconnectAll(code, reason) {
+      const count = connections.size;
+      for (const connection of connections) connection.cut(code, reason);
+      return count;
+    },
     async close() {
       server.off('upgrade', onUpgrade);
+      unlistenKeys();
       hub.stop();
       for (const connection of connections) connection.cut(CLOSE_SHUTDOWN, 'server shutting down');
       await new Promise<void>((resolve) => wss.close(() => resolve()));
