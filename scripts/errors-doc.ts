@@ -41,7 +41,7 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   API_KEY_INVALID: 'The ACCESS-KEY header is missing, or names no key.',
   PASSPHRASE_INCORRECT: 'The passphrase does not match the key.',
   IP_NOT_WHITELISTED: 'The key has an IP whitelist and the client address is not on it.',
-  SIGNATURE_INVALID: 'ACCESS-SIGN does not match any accepted form of the request (wire.md §1.3).',
+  SIGNATURE_INVALID: 'ACCESS-SIGN does not match any accepted form of the request.',
   PERMISSION_DENIED: 'The key lacks the permission the endpoint needs; `{0}` says which.',
   USER_STATUS_ABNORMAL: 'The account, or the API key (operator freeze), is frozen or otherwise not usable.',
   CLASSIC_ACCOUNT_ON_UNIFIED_API: 'A classic account called a v3 (unified account) endpoint.',
@@ -52,6 +52,8 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   STORE_UNAVAILABLE: 'The journal could not be written; the outcome is unknown, query before retrying.',
   SERVICE_RESETTING:
     'The operator is resetting the venue (POST /admin/v1/reset): nothing was done; retry in a moment.',
+  SERVER_NOT_READY:
+    'The server is starting (recovering its store) or stopping; the request was not run, retry it (docs/configuration.md).',
   OPERATOR_UNAUTHORIZED: 'Operator API without `Authorization: Bearer <operator token>`, or a wrong token.',
   ACCOUNT_NOT_FOUND: 'No account with this uid.',
   INSUFFICIENT_BALANCE: 'The available balance does not cover the amount.',

@@ -9,6 +9,7 @@ import type { MarketConfig } from './market/index.ts';
 import { parseLiquidityConfig } from './market/liquidity.ts';
 import { parseWsConfig, type WsConfig } from './api/ws/config.ts';
 import { parseDemoCredentials, type DemoCredentials } from './demo-credentials.ts';
+import { parseMetricsSettings, type MetricsSettings } from './api/health-routes.ts';
 
 export interface Config {
   host: string;
@@ -37,6 +38,8 @@ export interface Config {
   market: MarketConfig;
   /** WebSocket limits (BOURSE_WS_*; docs/websocket.md). */
   websocket: WsConfig;
+  /** GET /metrics (BOURSE_METRICS, BOURSE_METRICS_TOKEN; docs/operations.md). */
+  metrics: MetricsSettings;
 }
 
 function flag(value: string | undefined, fallback: boolean, name: string): boolean {
@@ -104,5 +107,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     httpFastPath: flag(env.BOURSE_HTTP_FAST_PATH, true, 'BOURSE_HTTP_FAST_PATH'),
     market: { feeds: parseFeedConfig(env.BOURSE_FEED), liquidity: parseLiquidityConfig(env) },
     websocket: parseWsConfig(env),
+    metrics: parseMetricsSettings(env),
   };
 }

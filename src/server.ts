@@ -1,45 +1,68 @@
 /**
- * Composition: opens the store, recovers the engine, seeds a fresh store, builds the HTTP app
- * and listens. main.ts calls it with the environment's settings; tests call it with their own.
+ * Composition: takes the data directory, binds the port, opens and recovers the store,
+ * checks the server key, seeds a fresh store, builds the HTTP app and opens the port to it.
+ * main.ts calls it with the environment's settings; tests call it with their own.
+ *
+ * Start order, so that a start that fails leaves nothing half-made: settings that can be
+ * checked alone (BOURSE_RATE_LIMITS paths), the data directory (created 0700, writable),
+ * its lock (one server per directory), the port (bound before anything is made: a port clash
+ * on a first start used to leave a seeded store without its credentials.json), the database
+ * lock (PostgreSQL), the store, recovery, the server key against the store's secrets, then
+ * seeding and credentials.json together, and only then requests. Whatever was taken is
+ * released, in reverse, when a later step fails.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, STATUS_CODES, type Server } from 'node:http';
-import type { Duplex } from 'node:stream';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { buildApp, clientIp, MAX_BODY_BYTES } from './api/app.ts';
-import { installFastPath, type FastPath } from './api/http1/fast-path.ts';
-import { attachWebSocket, type WsGateway } from './api/ws/gateway.ts';
-import { failure } from './api/envelope.ts';
-import { wireError } from './api/error-map.ts';
-import { createLogger, type LogSink, type Logger } from './api/logger.ts';
-import type { Services } from './api/services.ts';
+import type { Logger, LogSink } from './api/logger.ts';
+import { createLogger } from './api/logger.ts';
+import { buildApp, clientIp } from './api/app.ts';
+import type { FastPath } from './api/http1/fast-path.ts';
+import { checkRateLimitPaths } from './api/rate-limit.ts';
+import { operationsEndpoints, Readiness } from './api/health-routes.ts';
+import { createMetrics, type Metrics } from './api/metrics.ts';
 import { allRoutes } from './api/routes/index.ts';
-import { firstStartOf, seedFirstStart } from './bootstrap.ts';
+import type { Services } from './api/services.ts';
+import { attachWebSocket, type WsGateway } from './api/ws/gateway.ts';
+import { firstStartOf, seedDemoAccount, seedInstruments } from './bootstrap.ts';
 import { VenueControl } from './admin/reset.ts';
 import { RequestGate } from './api/request-gate.ts';
-import { startMarket, type Market } from './market/index.ts';
 import type { Config } from './config.ts';
-import { openStore } from './persistence/open-store.ts';
+import { startMarket, type Market } from './market/index.ts';
+import { openStore, sqliteFileOf } from './persistence/open-store.ts';
+import { lockPostgresDatabase } from './persistence/postgres/database-lock.ts';
+import { describeUrl } from './persistence/postgres/postgres-store.ts';
 import type { Clock } from './ports/clock.ts';
 import { realClock, simulatedClock } from './runtime/clocks.ts';
-import { recover } from './runtime/recovery.ts';
+import { lockDataDir } from './runtime/data-dir-lock.ts';
+import { recover, type RecoveryProgress } from './runtime/recovery.ts';
 import { Sequencer } from './runtime/sequencer.ts';
-import { newOperatorToken, SecretBox } from './security/secrets.ts';
+import { SecretBox } from './security/secrets.ts';
+import { settleCredentials, type SettledCredentials, type StoredCredentials } from './startup/credentials.ts';
+import { checkDataFilesWritable, prepareDataDir } from './startup/data-dir.ts';
+import { bindHttp, type BoundHttp } from './startup/http-server.ts';
+import { rateLimitedPaths } from './startup/route-paths.ts';
+import { checkServerKey, loadServerKey, saveNewServerKey, type ServerKey } from './startup/server-key.ts';
+import { shutdown, type ShutdownReport } from './startup/shutdown.ts';
 
-export interface Credentials {
-  baseUrl: string;
-  uid: string;
-  apiKey: string;
-  secretKey: string;
-  passphrase: string;
-  operatorToken: string;
+export type { Credentials } from './startup/credentials.ts';
+export type { ShutdownReport } from './startup/shutdown.ts';
+
+/** What the start did, for the banner main.ts prints. */
+export interface StartupReport {
+  /** The store, as an operator names it: `SQLite /data/bourse.db` or `PostgreSQL host:5432/db`. */
+  store: string;
+  seq: number;
+  snapshotSeq: number;
+  replayed: number;
+  recoveryMs: number;
+  credentialsFile: string;
+  /** Secrets made at this start (printed once, then only in credentials.json). */
+  created: SettledCredentials['created'];
+  operatorTokenFrom: SettledCredentials['operatorTokenFrom'];
 }
 
 export interface RunningServer {
   url: string;
-  credentials: Partial<Credentials> & { operatorToken: string };
+  credentials: StoredCredentials;
+  startup: StartupReport;
   services: Services;
   logger: Logger;
   /** Price feeds and the liquidity provider (src/market). */
@@ -48,89 +71,149 @@ export interface RunningServer {
   websocket: WsGateway;
   /** The HTTP/1.1 fast path (src/api/http1); null when BOURSE_HTTP_FAST_PATH is off. */
   httpFastPath: FastPath | null;
+  /** Stops cleanly (startup/shutdown.ts); idempotent. */
+  shutdown(): Promise<ShutdownReport>;
   close(): Promise<void>;
 }
 
-function writePrivate(file: string, text: string): void {
-  writeFileSync(file, text, { mode: 0o600 });
+export interface StartOptions {
+  /** Aborted while recovering: the start stops and releases what it took (Ctrl-C during a long replay). */
+  signal?: AbortSignal;
 }
 
-function serverKey(config: Config): Buffer {
-  if (config.serverKeyHex) return Buffer.from(config.serverKeyHex, 'hex');
-  const file = join(config.dataDir, 'server.key');
-  if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
-  const key = randomBytes(32);
-  writePrivate(file, key.toString('hex'));
-  return key;
+/** What a start has taken so far, released in reverse if a later step fails. */
+type Release = () => unknown;
+
+function describeStore(config: Config): string {
+  return config.databaseUrl
+    ? `PostgreSQL ${describeUrl(config.databaseUrl)}`
+    : `SQLite ${sqliteFileOf(config.dataDir)}`;
 }
 
-/**
- * A request node:http cannot parse (bad request line, control characters, oversize headers)
- * still gets the venue envelope rather than node's bare "400 Bad Request".
- */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, nowMs: number): void {
-  if (!socket.writable || error.code === 'ECONNRESET') {
-    socket.destroy();
-    return;
-  }
-  const status =
-    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const wire = wireError('PARAM_INVALID', 'v2', ['malformed HTTP request']);
-  const text = JSON.stringify(failure(wire.code, wire.msg, nowMs));
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\n` +
-      `content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
-  );
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
-export async function startServer(config: Config, logSink: LogSink | null = null): Promise<RunningServer> {
-  mkdirSync(config.dataDir, { recursive: true });
+export async function startServer(
+  config: Config,
+  logSink: LogSink | null = null,
+  options: StartOptions = {},
+): Promise<RunningServer> {
   const logger = createLogger(config.log === 'off' ? null : logSink);
-  const onStoreError = (error: unknown) =>
-    logger.error('store error', { error: error instanceof Error ? error.message : String(error) });
+  checkRateLimitPaths(config.rateLimits, rateLimitedPaths());
+  prepareDataDir(config.dataDir);
+  checkDataFilesWritable(config.dataDir);
+  const taken: Release[] = [];
+  try {
+    return await start(config, logger, options, taken);
+  } catch (error) {
+    for (const release of taken.reverse()) await Promise.resolve(release()).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function openRecovered(
+  config: Config,
+  logger: Logger,
+  signal: AbortSignal | undefined,
+  taken: Release[],
+) {
+  const onStoreError = (error: unknown) => logger.error('store error', { error: errorText(error) });
   const store = await openStore({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     sqliteWriter: config.sqliteWriter,
     onError: onStoreError,
   });
+  taken.push(() => store.close());
   if (store.kind === 'postgres') {
     // Advice only: a server that cannot say still starts (its next failure is the store's).
     const advice = await store.settingsAdvice().catch(() => []);
     for (const text of advice) logger.info('PostgreSQL setting', { advice: text });
   }
-  let recovered: Awaited<ReturnType<typeof recover>>;
-  try {
-    recovered = await recover(store);
-  } catch (error) {
-    await store.close();
-    throw error;
+  let recoveryMs = 0;
+  const recovered = await recover(store, {
+    signal,
+    onProgress(progress) {
+      recoveryMs = progress.elapsedMs;
+      logRecovery(logger, progress);
+    },
+  });
+  return { store, recovered, recoveryMs, onStoreError };
+}
+
+function logRecovery(logger: Logger, progress: RecoveryProgress): void {
+  const fields = {
+    replayed: progress.replayed,
+    total: progress.total,
+    snapshotSeq: progress.snapshotSeq,
+    entriesPerSecond: Math.round(progress.entriesPerSecond),
+    elapsedMs: Math.round(progress.elapsedMs),
+  };
+  if (progress.phase === 'start') {
+    if (progress.total > 0) logger.info('recovering the store', fields);
+  } else if (progress.phase === 'replaying') {
+    logger.info('recovering the store', { ...fields, remainingMs: Math.round(progress.remainingMs ?? 0) });
+  } else {
+    logger.info('store recovered', fields);
   }
+}
+
+/** The server key, checked against the secrets the store holds, and the services on it. */
+function keyedServices(
+  config: Config,
+  serverKey: ServerKey,
+  opened: Awaited<ReturnType<typeof openRecovered>>,
+  logger: Logger,
+  metrics: Metrics | null,
+): Services {
+  const { store, recovered, onStoreError } = opened;
+  const box = new SecretBox(serverKey.key);
+  const apiKeys = recovered.exchange.state.apiKeys.values();
+  const { unopened } = checkServerKey(box, apiKeys, serverKey, describeStore(config));
+  if (unopened > 0)
+    logger.error('API keys sealed under another server key cannot be used', { count: unopened });
+  saveNewServerKey(serverKey);
   const sequencer = new Sequencer(recovered.exchange, recovered.seq, store, {
     snapshotEvery: config.snapshotEvery,
     onStoreError,
+    ...(metrics ? { onAppended: metrics.journalAppended } : {}),
   });
   const startMs = config.clockStartMs ?? Date.now();
   const clock: Clock =
     config.clock === 'simulated'
       ? simulatedClock(() => sequencer.exchange.state.nowMs, startMs)
       : realClock();
-  const box = new SecretBox(serverKey(config));
-  const gate = new RequestGate();
-  const services: Services = { sequencer, store, clock, box, wallNow: () => Date.now(), gate };
+  return { sequencer, store, clock, box, wallNow: () => Date.now(), gate: new RequestGate() };
+}
 
-  const credentialsFile = join(config.dataDir, 'credentials.json');
-  const stored = existsSync(credentialsFile)
-    ? (JSON.parse(readFileSync(credentialsFile, 'utf8')) as Partial<Credentials>)
-    : {};
-  const operatorToken = config.operatorToken ?? stored.operatorToken ?? newOperatorToken();
-  let credentials: Partial<Credentials> & { operatorToken: string } = { ...stored, operatorToken };
-  const fresh = recovered.seq === 0;
-  if (fresh) {
-    const seeded = await seedFirstStart(sequencer, clock, box, firstStartOf(config));
-    if (seeded.demo) credentials = { ...credentials, ...seeded.demo };
-  }
+/** First start: instruments and the demo account, then credentials.json, as one step. */
+async function seedAndSettle(config: Config, services: Services, fresh: boolean, baseUrl: string) {
+  const { sequencer, clock, box } = services;
+  if (fresh) await seedInstruments(sequencer, clock);
+  const settled = await settleCredentials({
+    dataDir: config.dataDir,
+    operatorTokenFromEnv: config.operatorToken,
+    baseUrl,
+    freshStore: fresh,
+    seedDemo:
+      fresh && config.seedDemo ? () => seedDemoAccount(sequencer, clock, box, config.demoCredentials) : null,
+  });
+  await sequencer.drain();
+  return settled;
+}
 
+/** The app, the market and the WebSocket endpoints; the gate then lets requests in. */
+async function openToRequests(
+  config: Config,
+  services: Services,
+  http: BoundHttp,
+  logger: Logger,
+  operatorToken: string,
+  taken: Release[],
+  operations: { metrics: Metrics | null; readiness: Readiness },
+) {
+  const { metrics, readiness } = operations;
   const app = buildApp({
     services,
     routes: allRoutes(services),
@@ -139,86 +222,138 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     operatorToken,
     enforceAccountMode: config.enforceAccountMode,
     trustProxy: config.trustProxy,
+    metrics: metrics?.http ?? null,
+    plainEndpoints: operationsEndpoints({ readiness, metrics, metricsToken: config.metrics.token }),
   });
-  const server: Server = createServer({ keepAlive: true }, (request, response) =>
-    app.handle(request, response),
+  const restartMarket = async () => {
+    const started = await startMarket(services, config.market, (message, fields) =>
+      logger.info(message, fields),
+    );
+    services.timeWalker = started;
+    return started;
+  };
+  const market = await restartMarket();
+  taken.push(() => market.stop());
+  const websocket = http.open(app, () =>
+    attachWebSocket(http.server, {
+      services,
+      config: config.websocket,
+      enforceAccountMode: config.enforceAccountMode,
+      clientIp: (request) => clientIp(request.headers, request.socket.remoteAddress, config.trustProxy),
+      onError: (error) => logger.error('websocket error', { error: errorText(error) }),
+    }),
   );
-  const fastPath = config.httpFastPath ? installFastPath(server, app, MAX_BODY_BYTES) : null;
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
-    answerClientError(error, socket, services.wallNow()),
-  );
-  await sequencer.drain();
-  const websocket = attachWebSocket(server, {
+  metrics?.watch({ sequencer: services.sequencer, store: services.store, websocket });
+  return { market, websocket, restartMarket };
+}
+
+/** The data directory's lock, the server key (not yet checked), the port and the database's lock. */
+async function takeHold(config: Config, logger: Logger, taken: Release[]) {
+  const dataDirLock = lockDataDir(config.dataDir);
+  taken.push(() => dataDirLock.release());
+  const serverKey = loadServerKey(config.dataDir, config.serverKeyHex);
+  const http = await bindHttp(config, () => Date.now());
+  taken.push(() => http.close());
+  const onLockError = (error: unknown) => logger.error('database lock', { error: errorText(error) });
+  const databaseLock = config.databaseUrl
+    ? await lockPostgresDatabase(config.databaseUrl, { onError: onLockError })
+    : null;
+  if (databaseLock) taken.push(() => databaseLock.release());
+  return { dataDirLock, serverKey, http, databaseLock };
+}
+
+async function start(
+  config: Config,
+  logger: Logger,
+  options: StartOptions,
+  taken: Release[],
+): Promise<RunningServer> {
+  const { dataDirLock, serverKey, http, databaseLock } = await takeHold(config, logger, taken);
+  const opened = await openRecovered(config, logger, options.signal, taken);
+  const { store, recovered } = opened;
+  const metrics = config.metrics.enabled ? createMetrics() : null;
+  const services = keyedServices(config, serverKey, opened, logger, metrics);
+  const { sequencer } = services;
+  const readiness = new Readiness({ sequencer, store });
+  taken.push(async () => {
+    await sequencer.drain();
+    sequencer.stop();
+  });
+  options.signal?.throwIfAborted();
+  // From here to credentials.json the start runs to its end: a signal waits for it (main.ts).
+  const settled = await seedAndSettle(config, services, recovered.seq === 0, http.url);
+  const startup: StartupReport = {
+    store: describeStore(config),
+    seq: sequencer.lastSeq,
+    snapshotSeq: recovered.snapshotSeq,
+    replayed: recovered.replayed,
+    recoveryMs: opened.recoveryMs,
+    credentialsFile: settled.file,
+    created: settled.created,
+    operatorTokenFrom: settled.operatorTokenFrom,
+  };
+  const { operatorToken } = settled.credentials;
+  const { market, websocket, restartMarket } = await openToRequests(
+    config,
     services,
-    config: config.websocket,
-    enforceAccountMode: config.enforceAccountMode,
-    clientIp: (request) => clientIp(request.headers, request.socket.remoteAddress, config.trustProxy),
-    onError: (error) =>
-      logger.error('websocket error', { error: error instanceof Error ? error.message : String(error) }),
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
-  credentials = { ...credentials, baseUrl: url };
-  if (
-    fresh ||
-    !existsSync(credentialsFile) ||
-    stored.operatorToken !== operatorToken ||
-    stored.baseUrl !== url
-  ) {
-    writePrivate(credentialsFile, `${JSON.stringify(credentials, null, 2)}\n`);
-  }
-  const marketLog = (message: string, fields?: Record<string, unknown>) => logger.info(message, fields);
+    http,
+    logger,
+    operatorToken,
+    taken,
+    { metrics, readiness },
+  );
   // The operator's reset (src/admin/reset.ts) restarts the market and rewrites the credentials.
   const control = new VenueControl({
     services,
-    gate,
+    gate: services.gate as RequestGate,
     websocket,
-    market: await startMarket(services, config.market, marketLog),
-    startMarket: () => startMarket(services, config.market, marketLog),
+    market,
+    startMarket: restartMarket,
     firstStart: firstStartOf(config),
     clockStartMs: config.clockStartMs,
-    credentialsFile,
-    credentials,
-    log: marketLog,
+    credentialsFile: settled.file,
+    credentials: settled.credentials,
+    log: (message, fields) => logger.info(message, fields),
   });
   services.reset = () => control.reset();
   logger.info('bourse started', {
-    url,
+    url: http.url,
     seq: recovered.seq,
     replayed: recovered.replayed,
     clock: config.clock,
     store: store.kind,
   });
-
+  readiness.started();
+  const parts = {
+    ...http,
+    market: { stop: () => control.stop() },
+    websocket,
+    sequencer,
+    store,
+    databaseLock,
+    dataDirLock,
+  };
+  let stopping: Promise<ShutdownReport> | null = null;
+  const stop = () => {
+    readiness.stopping();
+    return shutdown(parts);
+  };
   return {
-    url,
+    url: http.url,
     get credentials() {
       return control.credentials;
     },
+    startup,
     services,
     logger,
     get market() {
       return control.market;
     },
     websocket,
-    httpFastPath: fastPath,
+    httpFastPath: http.fastPath,
+    shutdown: () => (stopping ??= stop()),
     async close() {
-      await control.stop();
-      await websocket.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-        fastPath?.closeAllConnections();
-      });
-      await sequencer.drain();
-      await sequencer.snapshot();
-      sequencer.stop();
-      await store.close();
+      await (stopping ??= stop());
     },
   };
 }

@@ -2,15 +2,18 @@
  * Same-time comparison of two versions of bourse (not a benchmark table): the server of
  * another checkout (BENCH_OLD_TREE) and this one, both up at once, loaded alternately with
  * the place-batch entry body: per round a closed loop and a paced run at BENCH_RATE
- * requests/s (2,500: 50,000 orders/s), BENCH_REPS rounds; prints the medians. On a machine
- * whose speed drifts, this is the figure that says what a change did.
+ * requests/s (2,500: 50,000 orders/s), BENCH_REPS rounds of BENCH_DURATION_MS (4,000) each;
+ * prints the medians, with the CPU time per order of each server's process (Linux), which
+ * moves far less than throughput when other work shares the machine. On a machine whose
+ * speed drifts, this is the figure that says what a change did.
  *
  *   git worktree add /tmp/old <rev> && ln -s "$PWD/node_modules" /tmp/old/node_modules
  *   BENCH_OLD_TREE=/tmp/old BENCH_REPS=5 npx tsx bench/support/ab-probe.ts
  *
  * BENCH_STORE=postgres runs both on PostgreSQL, each on a database of its own made for the run.
  * BENCH_OTHER_ENV and BENCH_THIS_ENV (JSON) add environment to either server: with
- * BENCH_OLD_TREE=. the same code is compared under two settings.
+ * BENCH_OLD_TREE=. the same code is compared under two settings (e.g. the metrics:
+ * BENCH_OTHER_ENV='{"BOURSE_METRICS":"off"}', docs/performance.md).
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,6 +26,7 @@ import {
 } from './bourse-child.ts';
 import { ORDERS_PER_REQUEST } from './order-batch.ts';
 import { entryLoad } from './order-load.ts';
+import { processCpuMs } from './thread-cpu.ts';
 
 const oldTree = process.env.BENCH_OLD_TREE;
 if (!oldTree) throw new Error('BENCH_OLD_TREE names the other checkout');
@@ -31,6 +35,7 @@ const other = (await import(pathToFileURL(join(oldTree, 'bench/support/bourse-ch
   startBourseChild: typeof startBourseChild;
 };
 const rate = Number(process.env.BENCH_RATE ?? 2_500);
+const durationMs = Number(process.env.BENCH_DURATION_MS ?? 4_000);
 
 const cleanups: (() => Promise<void>)[] = [];
 const database = async () =>
@@ -41,30 +46,54 @@ const servers: [string, BourseChild][] = [
   ['this', await startBourseChild({ databaseUrl: await database(), env: envOf('BENCH_THIS_ENV') })],
 ];
 const figures = new Map(
-  servers.map(([name]) => [name, { closed: [] as number[], p50: [] as number[], p99: [] as number[] }]),
+  servers.map(([name]) => [
+    name,
+    {
+      closed: [] as number[],
+      p50: [] as number[],
+      p99: [] as number[],
+      cpu: [] as number[],
+      pacedCpu: [] as number[],
+    },
+  ]),
 );
+
+/** A run against `child`, with the CPU its process spent per order served (µs). */
+async function measured(child: BourseChild, ratePerSecond: number) {
+  const pid = child.process.pid ?? 0;
+  const before = processCpuMs([pid]).get(pid) ?? 0;
+  const result = await entryLoad(child, ratePerSecond, durationMs);
+  const cpuMs = (processCpuMs([pid]).get(pid) ?? 0) - before;
+  return { ...result, cpuMicrosPerOrder: (cpuMs * 1000) / Math.max(1, result.requests * ORDERS_PER_REQUEST) };
+}
+
 try {
   if (process.env.BENCH_STORE === 'postgres') process.stdout.write(`${postgresSettingsLine()}\n`);
   for (const [, child] of servers) await entryLoad(child, 0, 1_500);
   for (let round = 0; round < Number(process.env.BENCH_REPS ?? 5); round += 1) {
     for (const [name, child] of round % 2 === 0 ? servers : [...servers].reverse()) {
-      const closed = await entryLoad(child, 0, 4_000);
-      const paced = await entryLoad(child, rate, 4_000);
+      const closed = await measured(child, 0);
+      const paced = await measured(child, rate);
       const figure = figures.get(name);
       figure?.closed.push(closed.requestsPerSecond * ORDERS_PER_REQUEST);
+      figure?.cpu.push(closed.cpuMicrosPerOrder);
+      figure?.pacedCpu.push(paced.cpuMicrosPerOrder);
       figure?.p50.push(paced.p50Ms);
       figure?.p99.push(paced.p99Ms);
       process.stderr.write(
-        `${name}: closed ${Math.round(closed.requestsPerSecond * ORDERS_PER_REQUEST)} orders/s, ` +
-          `at ${rate * ORDERS_PER_REQUEST} orders/s p50 ${paced.p50Ms.toFixed(1)} ms, p99 ${paced.p99Ms.toFixed(1)} ms\n`,
+        `${name}: closed ${Math.round(closed.requestsPerSecond * ORDERS_PER_REQUEST)} orders/s ` +
+          `(${closed.cpuMicrosPerOrder.toFixed(1)} µs CPU/order), at ${rate * ORDERS_PER_REQUEST} orders/s ` +
+          `p50 ${paced.p50Ms.toFixed(1)} ms, p99 ${paced.p99Ms.toFixed(1)} ms ` +
+          `(${paced.cpuMicrosPerOrder.toFixed(1)} µs CPU/order)\n`,
       );
     }
   }
   for (const [name, figure] of figures) {
     process.stdout.write(
-      `${name}: closed loop median ${Math.round(median(figure.closed))} orders/s, ` +
+      `${name}: closed loop median ${Math.round(median(figure.closed))} orders/s ` +
+        `(${median(figure.cpu).toFixed(1)} µs CPU/order), ` +
         `at ${rate * ORDERS_PER_REQUEST} orders/s median p50 ${median(figure.p50).toFixed(1)} ms, ` +
-        `p99 ${median(figure.p99).toFixed(1)} ms\n`,
+        `p99 ${median(figure.p99).toFixed(1)} ms (${median(figure.pacedCpu).toFixed(1)} µs CPU/order)\n`,
     );
   }
 } finally {

@@ -19,7 +19,7 @@
  * error. Limits: requests still running after DRAIN_LIMIT_MS make the reset give up (40015)
  * rather than swap the state under them; one reset at a time.
  */
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { seedFirstStart, type FirstStart, type Seeded } from '../bootstrap.ts';
 import type { RequestGate } from '../api/request-gate.ts';
 import { reject, Rejected } from '../api/request.ts';
@@ -30,12 +30,11 @@ import type { Market } from '../market/index.ts';
 import type { Clock } from '../ports/clock.ts';
 import { realClock, simulatedClock } from '../runtime/clocks.ts';
 import { StagedJournal } from '../runtime/staged-journal.ts';
-import type { Credentials } from '../server.ts';
+import { writePrivateFile } from '../security/private-files.ts';
+import type { StoredCredentials } from '../startup/credentials.ts';
 
 /** How long the reset waits for requests already running. */
 export const DRAIN_LIMIT_MS = 10_000;
-
-export type StoredCredentials = Partial<Credentials> & { operatorToken: string };
 
 export interface VenueParts {
   services: Services;
@@ -69,6 +68,8 @@ export class VenueControl {
   private currentMarket: Market;
   private currentCredentials: StoredCredentials;
   private running: Promise<ResetAnswer> | null = null;
+  /** The server is stopping: a reset in flight finishes without restarting the market. */
+  private stopped = false;
 
   constructor(private readonly parts: VenueParts) {
     this.currentMarket = parts.market;
@@ -91,7 +92,7 @@ export class VenueControl {
   }
 
   reset(): Promise<ResetAnswer> {
-    if (this.running) reject('SERVICE_RESETTING');
+    if (this.running || this.stopped) reject('SERVICE_RESETTING');
     const running = this.gated().finally(() => {
       this.running = null;
     });
@@ -101,6 +102,7 @@ export class VenueControl {
 
   /** Waits for a reset in flight, then stops the market (server shutdown). */
   async stop(): Promise<void> {
+    this.stopped = true;
     await this.running?.catch(() => undefined);
     await this.currentMarket.stop();
   }
@@ -142,7 +144,7 @@ export class VenueControl {
       this.parts.log('venue reset', { journalEntries: staged.entries.length, closedWebSockets });
       return this.answer(seeded, closedWebSockets, staged.entries.length);
     } finally {
-      this.currentMarket = await this.parts.startMarket();
+      if (!this.stopped) this.currentMarket = await this.parts.startMarket();
     }
   }
 
@@ -169,7 +171,7 @@ export class VenueControl {
   private writePending(credentials: StoredCredentials): string {
     const pending = `${this.parts.credentialsFile}.reset`;
     try {
-      writeFileSync(pending, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+      writePrivateFile(pending, `${JSON.stringify(credentials, null, 2)}\n`);
     } catch (error) {
       this.parts.log('reset refused: credentials.json cannot be written', { error: String(error) });
       reject('STORE_UNAVAILABLE');

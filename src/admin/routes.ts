@@ -80,11 +80,10 @@ export function adminRoutes(services: Services): Route[] {
       const body = asObject(request.body);
       const msText = requiredString(body, 'ms');
       if (!/^\d{1,12}$/.test(msText)) reject('PARAM_ERROR', 'ms');
-      const result = await submit<{ nowMs: number }>({
-        type: 'AdvanceClock',
-        timeMs: now(),
-        ms: Number(msText),
-      });
+      const ms = Number(msText);
+      const result = services.timeWalker
+        ? unwrap(await services.timeWalker.advance(ms))
+        : await submit<{ nowMs: number }>({ type: 'AdvanceClock', timeMs: now(), ms });
       return { mode: 'simulated', nowMs: String(result.nowMs) };
     }),
     route('POST', '/admin/v1/reset', async (request) => {

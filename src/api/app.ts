@@ -13,6 +13,7 @@ import type { Failure } from '../domain/result-code.ts';
 import { Authenticator } from './auth/authenticate.ts';
 import { failure, success, type Envelope } from './envelope.ts';
 import { wireError, type Dialect } from './error-map.ts';
+import type { HttpMetrics } from './http-metrics.ts';
 import type { Logger } from './logger.ts';
 import { RateLimiter, type RateLimitConfig } from './rate-limit.ts';
 import { Rejected, type ApiRequest, type Route } from './request.ts';
@@ -29,6 +30,26 @@ export interface AppOptions {
   operatorToken: string;
   enforceAccountMode: boolean;
   trustProxy: boolean;
+  /** Where each answer is recorded (src/api/http-metrics.ts); null or absent: nowhere. */
+  metrics?: HttpMetrics | null;
+  /** Endpoints outside the venue API: health, readiness, metrics (src/api/health-routes.ts). */
+  plainEndpoints?: readonly PlainEndpoint[];
+}
+
+/**
+ * A GET endpoint outside the venue API: answered with its own status, type and body (no
+ * envelope), before any authentication or rate limit, and not logged.
+ */
+export interface PlainEndpoint {
+  readonly method: 'GET';
+  readonly path: string;
+  answer(request: { headers: EdgeRequest['headers']; ip: string }): PlainAnswer | Promise<PlainAnswer>;
+}
+
+export interface PlainAnswer {
+  status: number;
+  contentType: string;
+  body: string;
 }
 
 /** A parsed request, whichever HTTP layer parsed it. */
@@ -44,9 +65,9 @@ export interface EdgeRequest {
   body: string | null | Promise<string | null>;
 }
 
-/** Where the answer goes: one JSON text with its status, or the connection is dropped. */
+/** Where the answer goes: one text (JSON unless `contentType` says) with its status, or the connection is dropped. */
 export interface EdgeReply {
-  send(status: number, json: string): void;
+  send(status: number, json: string, contentType?: string): void;
   abort(): void;
 }
 
@@ -135,6 +156,20 @@ function jsonOrUndefined(text: string): unknown {
   }
 }
 
+/**
+ * The client closed its connection before the whole body arrived: there is no one to answer,
+ * and nothing went wrong on the server's side, so it is not an error (no 500, no error log);
+ * the request line says 499, as proxies log a client that went away.
+ */
+export class ClientClosedRequest extends Error {
+  constructor() {
+    super('the client closed the connection before sending the whole body');
+  }
+}
+
+/** The status the request log gives a request whose client went away before it was answered. */
+export const CLIENT_CLOSED_STATUS = 499;
+
 function readBody(request: IncomingMessage, maxBodyBytes: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -146,7 +181,8 @@ function readBody(request: IncomingMessage, maxBodyBytes: number): Promise<strin
       else chunks.push(chunk);
     });
     request.on('end', () => resolve(tooLarge ? null : Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
+    // node:http ends a request whose connection closed mid-body with an 'aborted' error.
+    request.on('error', () => reject(new ClientClosedRequest()));
   });
 }
 
@@ -165,9 +201,9 @@ export function nodeEdge(
       body: hasBody(request) ? readBody(request, maxBodyBytes) : '',
     },
     reply: {
-      send(status, json) {
+      send(status, json, contentType = 'application/json') {
         response.writeHead(status, {
-          'content-type': 'application/json',
+          'content-type': contentType,
           'content-length': Buffer.byteLength(json),
         });
         response.end(json);
@@ -186,9 +222,16 @@ export function buildApp(options: AppOptions): App {
     wallNow: options.services.wallNow,
   });
   const { services, logger } = options;
+  const metrics = options.metrics ?? null;
+  const timed = logger.enabled || metrics !== null;
+  const plainEndpoints = new Map((options.plainEndpoints ?? []).map((endpoint) => [endpoint.path, endpoint]));
 
-  async function run(request: EdgeRequest, apiRequest: ApiRequest, rawQuery: string): Promise<Envelope> {
-    const matched = match(apiRequest.method, apiRequest.path);
+  async function run(
+    request: EdgeRequest,
+    apiRequest: ApiRequest,
+    rawQuery: string,
+    matched: Matched | null,
+  ): Promise<Envelope> {
     const rawBody = await request.body;
     if (!matched) {
       const v1 = /^\/api\/(spot|mix|margin)\/v1\//.test(apiRequest.path);
@@ -242,11 +285,12 @@ export function buildApp(options: AppOptions): App {
     return success(data, services.wallNow());
   }
 
-  /** Serialises and sends the answer, then logs one line for the request. */
+  /** Serialises and sends the answer, then records and logs the request. */
   function respond(
     reply: EdgeReply,
     apiRequest: ApiRequest,
-    startedNs: bigint,
+    startedMs: number,
+    matched: Matched | null,
     answer: Envelope,
     answerStatus: number,
   ): void {
@@ -268,6 +312,9 @@ export function buildApp(options: AppOptions): App {
       text = JSON.stringify(envelope);
     }
     reply.send(status, text);
+    if (!timed) return;
+    const latencyMs = performance.now() - startedMs;
+    metrics?.record(matched?.route ?? null, apiRequest.method, status, envelope.code, latencyMs);
     if (!logger.enabled) return;
     logger.request({
       time: new Date().toISOString(),
@@ -277,7 +324,21 @@ export function buildApp(options: AppOptions): App {
       uid: apiRequest.caller?.account.uid ?? '',
       code: envelope.code,
       status,
-      latencyMs: Number(process.hrtime.bigint() - startedNs) / 1e6,
+      latencyMs,
+    });
+  }
+
+  function logClosed(apiRequest: ApiRequest, startedMs: number): void {
+    if (!logger.enabled) return;
+    logger.request({
+      time: new Date().toISOString(),
+      ip: apiRequest.ip,
+      method: apiRequest.method,
+      path: apiRequest.path,
+      uid: '',
+      code: '',
+      status: CLIENT_CLOSED_STATUS,
+      latencyMs: performance.now() - startedMs,
     });
   }
 
@@ -298,34 +359,57 @@ export function buildApp(options: AppOptions): App {
     };
   }
 
+  /** Answers a plain endpoint (health, readiness, metrics) and records it; a body is ignored. */
+  async function servePlain(
+    endpoint: PlainEndpoint,
+    request: EdgeRequest,
+    reply: EdgeReply,
+    startedMs: number,
+  ): Promise<void> {
+    await request.body;
+    const ip = clientIp(request.headers, request.remoteAddress, options.trustProxy);
+    const answer = await endpoint.answer({ headers: request.headers, ip });
+    reply.send(answer.status, answer.body, answer.contentType);
+    metrics?.record(endpoint, endpoint.method, answer.status, '', performance.now() - startedMs);
+  }
+
   async function serve(request: EdgeRequest, reply: EdgeReply): Promise<void> {
-    const startedNs = logger.enabled ? process.hrtime.bigint() : 0n;
+    const startedMs = timed ? performance.now() : 0;
     const { url } = request;
     const queryAt = url.indexOf('?');
+    const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    const plain = request.method === 'GET' ? plainEndpoints.get(path) : undefined;
+    if (plain) return servePlain(plain, request, reply, startedMs);
     const rawQuery = queryAt < 0 ? '' : url.slice(queryAt + 1);
     const apiRequest: ApiRequest = {
       method: request.method,
-      path: queryAt < 0 ? url : url.slice(0, queryAt),
+      path,
       query: parseQuery(rawQuery),
       body: undefined,
       ip: clientIp(request.headers, request.remoteAddress, options.trustProxy),
       headers: request.headers,
     };
+    const matched = match(apiRequest.method, path);
     // While the operator resets the venue (src/admin/reset.ts), nothing new is started.
     const gate = services.gate;
     if (gate && !gate.enter()) {
       const refused = rejection(apiRequest, new Rejected({ code: 'SERVICE_RESETTING' }));
-      respond(reply, apiRequest, startedNs, refused.envelope, refused.status);
+      respond(reply, apiRequest, startedMs, matched, refused.envelope, refused.status);
       return;
     }
-    let answer: { envelope: Envelope; status: number };
     try {
-      answer = { envelope: await run(request, apiRequest, rawQuery), status: 200 };
-    } catch (error) {
-      answer = rejection(apiRequest, error);
-    }
-    try {
-      respond(reply, apiRequest, startedNs, answer.envelope, answer.status);
+      let answer: { envelope: Envelope; status: number };
+      try {
+        answer = { envelope: await run(request, apiRequest, rawQuery, matched), status: 200 };
+      } catch (error) {
+        if (error instanceof ClientClosedRequest) {
+          reply.abort();
+          logClosed(apiRequest, startedMs);
+          return;
+        }
+        answer = rejection(apiRequest, error);
+      }
+      respond(reply, apiRequest, startedMs, matched, answer.envelope, answer.status);
     } finally {
       gate?.leave();
     }

@@ -68,9 +68,26 @@ export function parseRateLimitConfig(text: string | undefined): RateLimitConfig 
     );
   }
   for (const [path, value] of Object.entries(parsed)) {
+    if (!path.startsWith('/'))
+      throw new Error(`BOURSE_RATE_LIMITS: ${path} is not a path (paths start with /)`);
     if (typeof value !== 'number' || !(value > 0))
       throw new Error(`BOURSE_RATE_LIMITS: ${path} must be a positive number`);
     config.overrides[path] = value;
   }
   return config;
+}
+
+/**
+ * Refuses overrides of paths that have no limit (unknown, misspelt, or with a query string):
+ * accepted silently they would limit nothing. `limitedPaths` are the routes' paths.
+ */
+export function checkRateLimitPaths(config: RateLimitConfig, limitedPaths: ReadonlySet<string>): void {
+  const unknown = Object.keys(config.overrides).filter((path) => !limitedPaths.has(path));
+  if (unknown.length === 0) return;
+  const [first] = unknown;
+  const listed = unknown.length === 1 ? `${first} is not a path` : `${unknown.join(', ')} are not paths`;
+  throw new Error(
+    `BOURSE_RATE_LIMITS: ${listed} bourse limits: give the path as the API documents it, without ` +
+      'host or query string (e.g. /api/v2/spot/account/info); docs/configuration.md',
+  );
 }

@@ -1,6 +1,6 @@
 /** What route handlers may use: the sequencer (writes, and the state for reads), the store
  * (history reads), the clock, the secret box and the settings. Built once in main.ts. */
-import type { Clock } from '../ports/clock.ts';
+import type { Clock, TimeWalker } from '../ports/clock.ts';
 import type { Store } from '../ports/store.ts';
 import type { Sequencer } from '../runtime/sequencer.ts';
 import type { SecretBox } from '../security/secrets.ts';
@@ -16,4 +16,6 @@ export interface Services {
   gate?: RequestGate;
   /** The operator's reset, once the server is up (src/admin/reset.ts); absent before. */
   reset?: () => Promise<unknown>;
+  /** Set once the market runs: advancing the simulated clock walks the feeds' path. */
+  timeWalker?: TimeWalker;
 }

@@ -94,10 +94,27 @@ export interface SetIndexPrice extends Base {
   indexPrice: string;
 }
 
-/** Moves simulated time forward; time-driven jobs (funding, interest, delivery) run on it. */
+/**
+ * One price stream's path over an advance of the clock: price k (a decimal text, rounded to
+ * each instrument's precision by the engine) is the index of every listed instrument at
+ * `firstMs + k × intervalMs`.
+ */
+export interface PricePathStream {
+  instruments: { category: Category; symbol: string }[];
+  firstMs: number;
+  intervalMs: number;
+  prices: string[];
+}
+
+/**
+ * Moves simulated time forward; time-driven jobs (funding, interest, delivery) run on it. With
+ * a `path` the clock walks it: every step in time order is its own moment, at which the jobs
+ * run, the index prices are set and triggers and liquidation are evaluated.
+ */
 export interface AdvanceClock extends Base {
   type: 'AdvanceClock';
   ms: number;
+  path?: PricePathStream[];
 }
 
 /** One order of a placement, fields as sent (decimal strings), already enum-normalised. */

@@ -115,6 +115,20 @@ export function formatFixed(value: bigint, scale: number, places: number): strin
 
 export type Rounding = 'down' | 'up';
 
+/**
+ * Rounds a non-negative decimal text to exactly `places` decimals, half away from zero
+ * ("60000.125" to 2 places is "60000.13"); null when the text is not a decimal.
+ */
+export function roundDecimalText(text: string, places: number): string | null {
+  const own = decimalPlaces(text);
+  if (!Number.isFinite(own) || !isDecimalText(text)) return null;
+  const scale = Math.max(own, places);
+  const scaled = parseScaled(text, scale);
+  if (scaled === null) return null;
+  const factor = 10n ** BigInt(scale - places);
+  return formatFixed((scaled + factor / 2n) / factor, places, places);
+}
+
 /** Integer division with an explicit rounding direction (toward zero / away from zero). */
 export function divide(numerator: bigint, denominator: bigint, rounding: Rounding): bigint {
   const quotient = numerator / denominator;

@@ -132,6 +132,27 @@ export interface IndexPriceSet {
   timeMs: number;
 }
 
+/** One minute of an index price walked by AdvanceClock: decimal texts, `startMs` on the minute. */
+export interface IndexBar {
+  startMs: number;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+}
+
+/**
+ * The index prices one instrument took while the clock walked a price path, as minute bars
+ * (one event per instrument per walk, instead of one IndexPriceSet per step).
+ */
+export interface IndexBarsWalked {
+  type: 'IndexBarsWalked';
+  category: string;
+  symbol: string;
+  bars: IndexBar[];
+  timeMs: number;
+}
+
 /** The order as it stands after a command touched it (one event per order per command). */
 export interface OrderUpdated {
   type: 'OrderUpdated';
@@ -226,6 +247,7 @@ export type EngineEvent =
   | AccountCreated
   | InstrumentChanged
   | IndexPriceSet
+  | IndexBarsWalked
   | OrderUpdated
   | FillRecorded
   | TradeRecorded

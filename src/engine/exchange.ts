@@ -8,7 +8,7 @@
  * amount for simulated time. Jobs tied to the clock (margin interest, the clientOid window)
  * run before the command, at the command's time.
  */
-import type { Command } from '../domain/commands.ts';
+import type { AdvanceClock, Command, PricePathStream } from '../domain/commands.ts';
 import type { EngineEvent } from '../domain/events.ts';
 import { CLIENT_OID_WINDOW_MS } from '../domain/order.ts';
 import { ok, type Outcome } from '../domain/result-code.ts';
@@ -17,6 +17,7 @@ import { deposit, withdraw } from './accounts/external-flows.ts';
 import { createContext } from './context.ts';
 import { rebuildOpenOrderCounts } from './trading/trading-context.ts';
 import { addInstrument, patchInstrument, setIndexPrice } from './instruments/instruments.ts';
+import { PricePathWalk } from './instruments/price-path.ts';
 import { accrueHourlyInterest, HOUR_MS } from './margin/interest.ts';
 import { enforceMarginRisk } from './margin/liquidation.ts';
 import { repayDebt } from './margin/repay.ts';
@@ -177,19 +178,58 @@ export class Exchange {
   }
 
   private run(command: Command, events: EngineEvent[] | null): Outcome<unknown> {
-    const state = this.state;
+    if (command.type === 'AdvanceClock' && command.path && command.path.length > 0) {
+      return this.walk(command, command.path, events);
+    }
     const advancedMs = command.type === 'AdvanceClock' ? Math.max(0, command.ms) : 0;
-    state.nowMs = Math.max(state.nowMs, command.timeMs) + advancedMs;
-    runClockJobs(state, state.nowMs);
-    const context = createContext(state, state.nowMs, events);
-    runBrokerageJobs(context);
-    const trading = tradingContext(context, this.books);
-    runTradingJobs(trading);
+    const trading = this.enterTime(Math.max(this.state.nowMs, command.timeMs) + advancedMs, events);
     const outcome = dispatch(trading, command);
     // Plan orders are evaluated after every command: any command can move the last price
     // (trades) or the mark price (index, book premium); see engine/triggers/evaluate.ts.
     evaluatePlans(trading);
     // A failed command changed nothing, but clock jobs before it may have: keep their events.
     return outcome;
+  }
+
+  /** Moves the clock to `nowMs` and runs the jobs due by then, at that time. */
+  private enterTime(nowMs: number, events: EngineEvent[] | null): TradingContext {
+    const state = this.state;
+    state.nowMs = Math.max(state.nowMs, nowMs);
+    runClockJobs(state, state.nowMs);
+    const context = createContext(state, state.nowMs, events);
+    runBrokerageJobs(context);
+    const trading = tradingContext(context, this.books);
+    runTradingJobs(trading);
+    return trading;
+  }
+
+  /**
+   * AdvanceClock along a price path: every step is a moment of its own, in time order (jobs,
+   * index prices, triggers, liquidation at the step's time), then the clock lands on the end.
+   */
+  private walk(
+    command: AdvanceClock,
+    path: PricePathStream[],
+    events: EngineEvent[] | null,
+  ): Outcome<unknown> {
+    const startMs = Math.max(this.state.nowMs, command.timeMs);
+    const endMs = startMs + Math.max(0, command.ms);
+    const opened = PricePathWalk.open(this.state.instruments, path, startMs, endMs);
+    if (!opened.ok) {
+      evaluatePlans(this.enterTime(startMs, events));
+      return opened;
+    }
+    const steps = opened.value;
+    for (let atMs = steps.nextMs(); atMs !== null; atMs = steps.nextMs()) {
+      const trading = this.enterTime(atMs, events);
+      steps.applyAt(trading.context, atMs);
+      evaluatePlans(trading);
+      enforceRisk(trading);
+    }
+    const trading = this.enterTime(endMs, events);
+    steps.emitBars(trading.context);
+    enforceRisk(trading);
+    evaluatePlans(trading);
+    return ok({ nowMs: this.state.nowMs });
   }
 }

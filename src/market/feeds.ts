@@ -9,45 +9,29 @@
  * the next poll then lands on the price for the new time. An operator price set in between
  * is taken up: the walk goes on from it.
  */
-import { instrumentKey, type Instrument } from '../domain/instrument.ts';
+import type { PricePathStream } from '../domain/commands.ts';
+import { roundDecimalText } from '../domain/decimal.ts';
+import { ok, type Outcome } from '../domain/result-code.ts';
+import { instrumentKey } from '../domain/instrument.ts';
+import { MAX_PATH_PRICES } from '../engine/instruments/price-path.ts';
 import type { Services } from '../api/services.ts';
 import { feedGroups, type FeedGroup, type FeedRule } from './feed-config.ts';
-import { RandomWalk } from './random-walk.ts';
-import { loadReplay, priceAtElapsed, type PricePoint } from './replay.ts';
+import { FeedStream } from './feed-stream.ts';
+import { loadReplay } from './replay.ts';
+
+export { priceText } from './feed-stream.ts';
 
 export type MarketLog = (message: string, fields?: Record<string, unknown>) => void;
 
-interface SimState {
-  kind: 'sim';
-  walk: RandomWalk;
-  price?: number;
-  step?: number;
-  lastSet?: string;
-  start?: number;
-}
-
-interface ReplayState {
-  kind: 'replay';
-  points: PricePoint[];
-  speed: number;
-  loop: boolean;
-  anchorMs?: number;
-}
-
-interface Stream {
-  group: FeedGroup;
-  state: SimState | ReplayState;
-}
-
-export function priceText(instrument: Instrument, price: number): string | null {
-  const places = Number(instrument.pricePrecision || '0');
-  if (!Number.isFinite(price) || price <= 0) return null;
-  const text = price.toFixed(places);
-  return Number(text) > 0 ? text : null;
-}
+/** Simulated time one AdvanceClock of a walk covers (one journal entry each), at least. */
+export const WALK_CHUNK_MS = 60_000;
+/** A walk is cut into at most this many AdvanceClocks (a long walk takes longer chunks). */
+const MAX_WALK_CHUNKS = 1_440;
+/** Steps per stream one walk takes at most; a longer walk strides over several steps at once. */
+const MAX_WALK_STEPS = 1_000_000;
 
 export class PriceFeeds {
-  private streams: Stream[] = [];
+  private streams: FeedStream[] = [];
   private instrumentCount = -1;
   private timer: ReturnType<typeof setInterval> | null = null;
   private running: Promise<void> | null = null;
@@ -73,12 +57,96 @@ export class PriceFeeds {
     await this.running;
   }
 
-  /** One round now (tests call it directly); waits for a round already in flight instead. */
+  /** One round now (tests call it directly); waits for a round or walk already in flight instead. */
   poll(): Promise<void> {
     this.running ??= this.round().finally(() => {
       this.running = null;
     });
     return this.running;
+  }
+
+  /**
+   * Advances the simulated clock by `ms` along the feeds' price path, one AdvanceClock per
+   * WALK_CHUNK_MS of simulated time; `between` runs after each (the liquidity provider
+   * re-quotes there). Polls wait until the walk is done.
+   */
+  async walk(ms: number, between: () => Promise<void>): Promise<Outcome<{ nowMs: number }>> {
+    while (this.running) await this.running;
+    const walking = this.walkChunks(ms, between);
+    this.running = walking.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      return await walking;
+    } finally {
+      this.running = null;
+    }
+  }
+
+  private async walkChunks(ms: number, between: () => Promise<void>): Promise<Outcome<{ nowMs: number }>> {
+    const { sequencer, clock } = this.services;
+    const endMs = clock.now() + ms;
+    // Without a feed nothing walks: one jump. With one, chunks of a minute or more.
+    const chunkMs = this.active ? Math.max(WALK_CHUNK_MS, Math.ceil(ms / MAX_WALK_CHUNKS)) : ms;
+    const maxSteps = Math.max(1, Math.floor(MAX_WALK_STEPS / Math.ceil(ms / chunkMs)));
+    let nowMs = clock.now();
+    do {
+      const startMs = clock.now();
+      const spanMs = Math.min(chunkMs, endMs - startMs);
+      const path = this.active ? this.pathFor(startMs, startMs + spanMs, maxSteps) : [];
+      const streams = path.map(([, entry]) => entry);
+      // The engine runs the chunk at once; `between` sees its state while the chunk's append
+      // is still on its way (one commit wait per chunk, not two).
+      const walked = sequencer.submit<{ nowMs: number }>({
+        type: 'AdvanceClock',
+        timeMs: startMs,
+        ms: spanMs,
+        ...(streams.length > 0 ? { path: streams } : {}),
+      });
+      this.noteWalked(path);
+      await between();
+      const outcome = await walked;
+      if (!outcome.ok) return outcome;
+      nowMs = outcome.value.nowMs;
+    } while (nowMs < endMs);
+    return ok({ nowMs });
+  }
+
+  private pathFor(startMs: number, endMs: number, walkSteps: number): [FeedStream, PricePathStream][] {
+    this.refreshStreams();
+    const prices = this.services.sequencer.exchange.state.indexPrices;
+    const perStream = Math.floor(MAX_PATH_PRICES / Math.max(1, this.streams.length));
+    const maxSteps = Math.max(1, Math.min(walkSteps, perStream));
+    const path: [FeedStream, PricePathStream][] = [];
+    for (const stream of this.streams) {
+      const steps = stream.pathSteps(startMs, endMs, prices, maxSteps);
+      if (!steps || steps.values.length === 0) continue;
+      const { instruments } = stream.group;
+      const places = Math.max(...instruments.map((item) => Number(item.pricePrecision || '0')));
+      path.push([
+        stream,
+        {
+          instruments: instruments.map(({ category, symbol }) => ({ category, symbol })),
+          firstMs: steps.firstMs,
+          intervalMs: steps.intervalMs,
+          prices: steps.values.map((value) => value.toFixed(places)),
+        },
+      ]);
+    }
+    return path;
+  }
+
+  /** The engine now holds each walked stream's last price: the streams remember it as theirs. */
+  private noteWalked(path: [FeedStream, PricePathStream][]): void {
+    for (const [stream, entry] of path) {
+      const last = entry.prices[entry.prices.length - 1];
+      if (last === undefined) continue;
+      for (const instrument of stream.group.instruments) {
+        const text = roundDecimalText(last, Number(instrument.pricePrecision || '0'));
+        if (text) stream.noteSet(instrument, text);
+      }
+    }
   }
 
   private refreshStreams(): void {
@@ -88,45 +156,18 @@ export class PriceFeeds {
     const previous = new Map(this.streams.map((stream) => [stream.group.id, stream]));
     this.streams = feedGroups(this.rules, instruments.values()).map((group) => {
       const kept = previous.get(group.id);
-      return kept ? { group, state: kept.state } : { group, state: this.newState(group) };
+      const stream = new FeedStream(group, kept ? kept.points : this.loadPoints(group));
+      if (kept) stream.adopt(kept);
+      return stream;
     });
   }
 
-  private newState(group: FeedGroup): SimState | ReplayState {
+  private loadPoints(group: FeedGroup) {
     const source = group.source;
-    if (source.kind === 'sim') {
-      const walk = new RandomWalk(source.seed, group.id, source.volatility, source.intervalMs);
-      return { kind: 'sim', walk, ...(source.start !== undefined ? { start: source.start } : {}) };
-    }
+    if (source.kind !== 'replay') return [];
     const points = loadReplay(source.file, source.format);
     this.log('replay feed loaded', { feed: group.id, file: source.file, points: points.length });
-    return { kind: 'replay', points, speed: source.speed, loop: source.loop };
-  }
-
-  private priceOf(stream: Stream, nowMs: number): number | null {
-    const state = stream.state;
-    if (state.kind === 'replay') {
-      state.anchorMs ??= nowMs;
-      return priceAtElapsed(state.points, (nowMs - state.anchorMs) * state.speed, state.loop);
-    }
-    const first = stream.group.instruments[0];
-    if (!first) return null;
-    const current = this.services.sequencer.exchange.state.indexPrices.get(
-      instrumentKey(first.category, first.symbol),
-    );
-    const step = state.walk.stepAt(nowMs);
-    const overridden =
-      current !== undefined && state.lastSet !== undefined && Number(current) !== Number(state.lastSet);
-    if (state.price === undefined || state.step === undefined || overridden) {
-      const base = state.price === undefined && state.start !== undefined ? state.start : Number(current);
-      if (!(base > 0)) return null;
-      state.price = base;
-      state.step = step;
-      return state.price;
-    }
-    state.price = state.walk.advance(state.price, state.step, step);
-    state.step = step;
-    return state.price;
+    return points;
   }
 
   private async round(): Promise<void> {
@@ -136,14 +177,11 @@ export class PriceFeeds {
       const state = this.services.sequencer.exchange.state;
       const submissions: Promise<unknown>[] = [];
       for (const stream of this.streams) {
-        const price = this.priceOf(stream, nowMs);
+        const price = stream.priceAt(nowMs, state.indexPrices);
         if (price === null) continue;
-        stream.group.instruments.forEach((instrument, index) => {
-          const text = priceText(instrument, price);
-          if (!text) return;
-          if (index === 0 && stream.state.kind === 'sim') stream.state.lastSet = text;
+        for (const [instrument, text] of stream.textsFor(price)) {
           const current = state.indexPrices.get(instrumentKey(instrument.category, instrument.symbol));
-          if (current !== undefined && Number(current) === Number(text)) return;
+          if (current !== undefined && Number(current) === Number(text)) continue;
           submissions.push(
             this.services.sequencer.submit({
               type: 'SetIndexPrice',
@@ -153,7 +191,7 @@ export class PriceFeeds {
               indexPrice: text,
             }),
           );
-        });
+        }
       }
       await Promise.all(submissions);
     } catch (error) {

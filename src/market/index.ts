@@ -4,6 +4,7 @@
  * the sequencer (SetIndexPrice, CreateAccount, Deposit, PlaceOrders, CancelOrders).
  */
 import type { Services } from '../api/services.ts';
+import type { TimeWalker } from '../ports/clock.ts';
 import type { FeedRule } from './feed-config.ts';
 import { PriceFeeds, type MarketLog } from './feeds.ts';
 import { LiquidityProvider, type LiquidityConfig } from './liquidity.ts';
@@ -13,7 +14,7 @@ export interface MarketConfig {
   liquidity: LiquidityConfig;
 }
 
-export interface Market {
+export interface Market extends TimeWalker {
   feeds: PriceFeeds;
   liquidity: LiquidityProvider;
   stop(): Promise<void>;
@@ -30,6 +31,8 @@ export async function startMarket(services: Services, config: MarketConfig, log:
   return {
     feeds,
     liquidity,
+    // The liquidity provider re-quotes after every chunk of the walk, so its ladder follows.
+    advance: (ms) => feeds.walk(ms, () => liquidity.requote()),
     async stop() {
       await Promise.all([feeds.stop(), liquidity.stop()]);
     },

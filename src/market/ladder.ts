@@ -5,13 +5,16 @@
  * it, so a small index move leaves every level where it is and a larger one shifts the
  * ladder by whole levels: re-quoting then cancels and places only the levels that moved.
  *
- * Size per level: `notional` (quote coin) at the level's price, in whole lots, never under
- * the instrument's minimum quantity or minimum amount.
+ * Size per level: `notional` (quote coin; USD for a coin-margined contract, whose lots are USD
+ * contracts) at the level's price, in whole lots, never under the instrument's minimum
+ * quantity or minimum amount. `capSide` trims one side to a number of lots, best level first
+ * (the futures inventory limit, liquidity-futures.ts).
  */
+import { isInverse } from '../domain/category.ts';
 import { parseScaled } from '../domain/decimal.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import { MONEY_ONE, MONEY_SCALE } from '../domain/money.ts';
-import { quantityToLots, quoteValue, ticksToMoney } from '../engine/instruments/scales.ts';
+import { lotsToMoney, quantityToLots, quoteValue, ticksToMoney } from '../engine/instruments/scales.ts';
 
 export interface LadderSpec {
   levels: number;
@@ -34,17 +37,59 @@ export function niceStep(value: number): number {
   return power;
 }
 
-function lotsFor(instrument: Instrument, priceTicks: number, notional: number): number {
-  const notionalMoney = BigInt(Math.round(notional * 100)) * (MONEY_ONE / 100n);
-  const oneLot = quoteValue(instrument, priceTicks, 1);
-  let lots = oneLot > 0n ? Number(notionalMoney / oneLot) : 0;
-  const minLots = instrument.minOrderQty ? quantityToLots(instrument, instrument.minOrderQty) : 1;
-  if (typeof minLots === 'number' && lots < minLots) lots = minLots;
+/** Quote value of one lot at `priceTicks`: price × lot size, or a USD contract's face value. */
+export function lotNotional(instrument: Instrument, priceTicks: number): bigint {
+  return isInverse(instrument.category) ? lotsToMoney(instrument, 1) : quoteValue(instrument, priceTicks, 1);
+}
+
+/** A quote value in money units (cents exact; `value` is a configured figure). */
+export function notionalMoney(value: number): bigint {
+  return BigInt(Math.round(value * 100)) * (MONEY_ONE / 100n);
+}
+
+/** The fewest lots an order at `priceTicks` may have: minimum quantity and minimum amount. */
+export function minimumLots(instrument: Instrument, priceTicks: number): number {
+  const minQuantity = instrument.minOrderQty ? quantityToLots(instrument, instrument.minOrderQty) : 1;
+  let lots = typeof minQuantity === 'number' ? Math.max(1, minQuantity) : 1;
   const minAmount = (instrument.minOrderAmount && parseScaled(instrument.minOrderAmount, MONEY_SCALE)) || 0n;
-  if (oneLot > 0n && quoteValue(instrument, priceTicks, lots) < minAmount) {
-    lots = Number((minAmount + oneLot - 1n) / oneLot);
+  const oneLot = lotNotional(instrument, priceTicks);
+  if (oneLot > 0n && BigInt(lots) * oneLot < minAmount) lots = Number((minAmount + oneLot - 1n) / oneLot);
+  return lots;
+}
+
+function lotsFor(instrument: Instrument, priceTicks: number, notional: number): number {
+  const oneLot = lotNotional(instrument, priceTicks);
+  const lots = oneLot > 0n ? Number(notionalMoney(notional) / oneLot) : 0;
+  return Math.max(lots, minimumLots(instrument, priceTicks));
+}
+
+/**
+ * Trims `side` of a ladder to `capacityLots` in all, best level first: the level that does
+ * not fit whole keeps what remains (if that is an order the instrument accepts), the levels
+ * beyond it go.
+ */
+export function capSide(
+  instrument: Instrument,
+  quotes: Quote[],
+  side: Quote['side'],
+  capacityLots: number,
+): Quote[] {
+  let room = Math.max(0, capacityLots);
+  const kept: Quote[] = [];
+  for (const quote of quotes) {
+    if (quote.side !== side) {
+      kept.push(quote);
+      continue;
+    }
+    const lots = Math.min(quote.lots, room);
+    if (lots <= 0 || lots < minimumLots(instrument, quote.priceTicks)) {
+      room = 0;
+      continue;
+    }
+    room -= lots;
+    kept.push(lots === quote.lots ? quote : { ...quote, lots });
   }
-  return Math.max(1, lots);
+  return kept;
 }
 
 export function targetLadder(instrument: Instrument, indexPrice: number, spec: LadderSpec): Quote[] {

@@ -1,86 +1,44 @@
 /**
  * The built-in liquidity provider: a house account (label `liquidity-provider`, created at
  * first start) that keeps a ladder (ladder.ts) on both sides of the index price of every
- * instrument it quotes. It is an ordinary account: its orders go through PlaceOrders /
- * CancelOrders, it pays fees, and its coins enter by operator-style Deposit commands (topped
- * up when a ladder would run short), so the conservation invariant holds with it.
+ * instrument it quotes: spot, margin and every futures contract. It is an ordinary account:
+ * its orders go through PlaceOrders / CancelOrders, it pays fees, and its coins enter by
+ * operator-style Deposit commands (topped up when a ladder or a futures margin would run
+ * short), so the conservation invariant holds with it. Futures add settings, an inventory
+ * limit and margin top-ups (liquidity-futures.ts).
  *
  * Re-quoting runs on a timer, at most once per interval for all instruments, and submits
  * nothing when the ladder already stands: levels that did not move and are at least half
- * full stay (they keep their time priority); the rest are cancelled and placed anew in the
- * same event-loop turn. Its orders use STP cancel_taker, so it never trades with itself.
+ * full stay (they keep their time priority); the others are placed anew and the stale ones
+ * cancelled, in one event-loop turn, in an order that keeps both sides of the book
+ * (requote.ts). Its orders use STP cancel_taker, so it never trades with itself.
  */
 import type { Category } from '../domain/category.ts';
-import { CATEGORIES, isFutures, parseCategory } from '../domain/category.ts';
-import type { OrderReference, OrderRequest } from '../domain/commands.ts';
+import { isFutures } from '../domain/category.ts';
+import type { Command, OrderRequest } from '../domain/commands.ts';
 import { formatScaled } from '../domain/decimal.ts';
 import { instrumentKey, type Instrument } from '../domain/instrument.ts';
 import { MONEY_SCALE } from '../domain/money.ts';
-import type { Order } from '../domain/order.ts';
+import type { Outcome } from '../domain/result-code.ts';
 import { futuresWalletOf } from '../domain/wallet.ts';
 import { lotsToMoney, lotsToQuantity, quoteValue, ticksToPrice } from '../engine/instruments/scales.ts';
 import type { Services } from '../api/services.ts';
 import type { MarketLog } from './feeds.ts';
-import { targetLadder, type LadderSpec, type Quote } from './ladder.ts';
+import { targetLadder, type Quote } from './ladder.ts';
+import { marketSelected, type LiquidityConfig } from './liquidity-config.ts';
+import { placedBy, requoteSteps, type OwnOrder } from './requote.ts';
+import {
+  capToRoom,
+  futuresNeed,
+  inventoryRoom,
+  settingsCommands,
+  settingsReady,
+  type FundingNeed,
+} from './liquidity-futures.ts';
+
+export { parseLiquidityConfig, type LiquidityConfig } from './liquidity-config.ts';
 
 export const LIQUIDITY_LABEL = 'liquidity-provider';
-
-export interface LiquidityConfig extends LadderSpec {
-  enabled: boolean;
-  /** `CATEGORY:SYMBOL` or `CATEGORY:*` entries. */
-  markets: string[];
-  intervalMs: number;
-}
-
-function number(env: NodeJS.ProcessEnv, name: string, fallback: number, check: (value: number) => boolean) {
-  const text = env[name];
-  if (text === undefined || text === '') return fallback;
-  const value = Number(text);
-  if (!Number.isFinite(value) || !check(value)) throw new Error(`${name} is out of range: "${text}"`);
-  return value;
-}
-
-export function parseLiquidityConfig(env: NodeJS.ProcessEnv): LiquidityConfig {
-  const flag = (env.BOURSE_LIQUIDITY ?? 'on').toLowerCase();
-  if (!['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'].includes(flag)) {
-    throw new Error('BOURSE_LIQUIDITY must be on or off');
-  }
-  const markets = (env.BOURSE_LIQUIDITY_MARKETS || 'SPOT:*,MARGIN:*')
-    .split(',')
-    .map((entry) => entry.trim().toUpperCase())
-    .filter((entry) => entry !== '');
-  for (const entry of markets) {
-    const [category = '', symbol] = entry.split(':');
-    if (!parseCategory(category, CATEGORIES) || !symbol) {
-      throw new Error(`BOURSE_LIQUIDITY_MARKETS: "${entry}" must be CATEGORY:SYMBOL or CATEGORY:*`);
-    }
-  }
-  const config: LiquidityConfig = {
-    enabled: ['on', 'true', '1', 'yes'].includes(flag),
-    markets,
-    levels: number(
-      env,
-      'BOURSE_LIQUIDITY_LEVELS',
-      10,
-      (value) => Number.isInteger(value) && value >= 1 && value <= 50,
-    ),
-    spread: number(env, 'BOURSE_LIQUIDITY_SPREAD', 0.0005, (value) => value >= 0 && value < 0.1),
-    step: number(env, 'BOURSE_LIQUIDITY_STEP', 0.0005, (value) => value > 0 && value < 0.1),
-    notional: number(env, 'BOURSE_LIQUIDITY_NOTIONAL', 5000, (value) => value > 0 && value <= 1e9),
-    intervalMs: number(
-      env,
-      'BOURSE_LIQUIDITY_INTERVAL',
-      500,
-      (value) => Number.isInteger(value) && value >= 50,
-    ),
-  };
-  if (config.spread + config.step * (config.levels - 1) >= 0.02) {
-    throw new Error(
-      'BOURSE_LIQUIDITY_SPREAD + STEP × (LEVELS − 1) must stay under 0.02, the spot price band',
-    );
-  }
-  return config;
-}
 
 function walletFor(category: Category): string {
   if (category === 'SPOT') return 'spot';
@@ -88,10 +46,9 @@ function walletFor(category: Category): string {
   return futuresWalletOf(category);
 }
 
-interface Need {
-  wallet: string;
-  coin: string;
-  amount: bigint;
+/** Logs the first few of a repeated complaint, then one in a hundred. */
+function sparse(count: number): boolean {
+  return count <= 3 || count % 100 === 0;
 }
 
 export class LiquidityProvider {
@@ -99,6 +56,7 @@ export class LiquidityProvider {
   private timer: ReturnType<typeof setInterval> | null = null;
   private running: Promise<void> | null = null;
   private failures = 0;
+  private rejections = 0;
 
   constructor(
     private readonly services: Services,
@@ -150,15 +108,14 @@ export class LiquidityProvider {
     return all.filter(
       (instrument) =>
         instrument.status === 'online' &&
-        this.config.markets.some((entry) => {
-          const [category, symbol] = entry.split(':');
-          return category === instrument.category && (symbol === '*' || symbol === instrument.symbol);
-        }),
+        marketSelected(this.config.markets, instrument.category, instrument.symbol),
     );
   }
 
   /** One re-quote of every instrument now (tests call it directly). */
   requote(): Promise<void> {
+    // Off means off: a clock walk asks for re-quotes, and must get none from a disabled house.
+    if (!this.config.enabled) return Promise.resolve();
     this.running ??= this.round().finally(() => {
       this.running = null;
     });
@@ -173,7 +130,7 @@ export class LiquidityProvider {
       this.failures = 0;
     } catch (error) {
       this.failures += 1;
-      if (this.failures <= 3 || this.failures % 100 === 0) {
+      if (sparse(this.failures)) {
         this.log('liquidity provider error', {
           error: error instanceof Error ? error.message : String(error),
         });
@@ -181,61 +138,83 @@ export class LiquidityProvider {
     }
   }
 
-  private ownOrders(uid: string, instrument: Instrument): Order[] {
-    const orders: Order[] = [];
+  private ownOrders(uid: string, instrument: Instrument): OwnOrder[] {
+    const orders: OwnOrder[] = [];
     for (const order of this.services.sequencer.exchange.state.orders.values()) {
       if (order.uid === uid && order.category === instrument.category && order.symbol === instrument.symbol) {
-        orders.push(order);
+        const { orderId, side, priceTicks } = order;
+        orders.push({ orderId, side, priceTicks, remainingLots: order.quantityLots - order.filledLots });
       }
     }
     return orders;
   }
 
+  private submit(command: Command): Promise<unknown> {
+    return this.services.sequencer.submit(command);
+  }
+
+  /** One instrument's round: settings (futures), top-ups, then places and cancels (requote.ts). */
   private quote(uid: string, instrument: Instrument): Promise<unknown> {
     const state = this.services.sequencer.exchange.state;
-    const index = Number(state.indexPrices.get(instrumentKey(instrument.category, instrument.symbol)));
-    const targets = index > 0 ? targetLadder(instrument, index, this.config) : [];
-    const wanted = new Map(targets.map((quote) => [`${quote.side}|${quote.priceTicks}`, quote]));
-    const cancels: OrderReference[] = [];
-    for (const order of this.ownOrders(uid, instrument)) {
-      const key = `${order.side}|${order.priceTicks}`;
-      const target = wanted.get(key);
-      const remaining = order.quantityLots - order.filledLots;
-      if (target && remaining * 2 >= target.lots) wanted.delete(key);
-      else cancels.push({ orderId: order.orderId });
-    }
-    const places = [...wanted.values()];
-    if (cancels.length === 0 && places.length === 0) return Promise.resolve();
-    const submissions: Promise<unknown>[] = [];
     const timeMs = this.services.clock.now();
-    if (cancels.length > 0) {
-      submissions.push(this.services.sequencer.submit({ type: 'CancelOrders', timeMs, uid, items: cancels }));
+    const futures = isFutures(instrument.category);
+    const submissions: Promise<unknown>[] = [];
+    if (futures) {
+      for (const command of settingsCommands(state, uid, instrument, this.config.leverage, timeMs))
+        submissions.push(this.submit(command));
+      if (!settingsReady(state, uid, instrument)) {
+        this.complain(
+          instrument,
+          'its position mode or margin mode cannot be set (open orders or positions)',
+        );
+        return Promise.all(submissions);
+      }
     }
-    for (const need of this.needs(uid, instrument, places)) {
-      submissions.push(
-        this.services.sequencer.submit({
-          type: 'Deposit',
-          timeMs,
-          uid,
-          coin: need.coin,
-          amount: need.amount,
-          wallet: need.wallet,
-          subType: 'internal',
-        }),
-      );
-    }
-    if (places.length > 0) {
-      submissions.push(
-        this.services.sequencer.submit({
-          type: 'PlaceOrders',
-          timeMs,
-          uid,
-          category: instrument.category,
-          items: places.map((quote) => this.request(instrument, quote)),
-        }),
-      );
+    const index = Number(state.indexPrices.get(instrumentKey(instrument.category, instrument.symbol)));
+    const ladder = index > 0 ? targetLadder(instrument, index, this.config) : [];
+    const room = futures ? inventoryRoom(state, uid, instrument, this.config.maxPosition) : undefined;
+    const targets = room ? capToRoom(instrument, ladder, room) : ladder;
+    const steps = requoteSteps(instrument, this.ownOrders(uid, instrument), targets, room);
+    const places = placedBy(steps);
+    const needs = futures
+      ? [futuresNeed(state, this.services.sequencer.exchange.books, uid, instrument, places, ladder)]
+      : this.needs(uid, instrument, places);
+    for (const need of needs) if (need) submissions.push(this.deposit(uid, need, timeMs));
+    for (const step of steps) {
+      if (step.kind === 'cancel') {
+        const items = step.orderIds.map((orderId) => ({ orderId }));
+        submissions.push(this.submit({ type: 'CancelOrders', timeMs, uid, items }));
+      } else submissions.push(this.place(uid, instrument, step.quotes, timeMs));
     }
     return Promise.all(submissions);
+  }
+
+  private place(uid: string, instrument: Instrument, quotes: Quote[], timeMs: number): Promise<void> {
+    const items = quotes.map((quote) => this.request(instrument, quote));
+    const { category } = instrument;
+    return this.services.sequencer
+      .submit<{ code?: string }[]>({ type: 'PlaceOrders', timeMs, uid, category, items })
+      .then((outcome) => this.checkPlaced(instrument, outcome));
+  }
+
+  private deposit(uid: string, need: FundingNeed, timeMs: number): Promise<unknown> {
+    const amount = formatScaled(need.amount, MONEY_SCALE);
+    this.log('liquidity provider top-up', { wallet: need.wallet, coin: need.coin, amount });
+    return this.submit({ type: 'Deposit', timeMs, uid, ...need, subType: 'internal' });
+  }
+
+  private complain(instrument: Instrument, reason: string): void {
+    this.rejections += 1;
+    if (!sparse(this.rejections)) return;
+    const { category, symbol } = instrument;
+    this.log('liquidity provider cannot quote', { category, symbol, reason });
+  }
+
+  private checkPlaced(instrument: Instrument, outcome: Outcome<{ code?: string }[]>): void {
+    const codes = outcome.ok
+      ? outcome.value.flatMap((item) => (item.code ? [item.code] : []))
+      : [outcome.code];
+    if (codes.length > 0) this.complain(instrument, `orders refused: ${[...new Set(codes)].join(', ')}`);
   }
 
   private request(instrument: Instrument, quote: Quote): OrderRequest {
@@ -251,30 +230,23 @@ export class LiquidityProvider {
   }
 
   /**
-   * Deposits the quotes need beyond what the wallet holds available: four ladders' worth, so
-   * top-ups are rare. Futures quotes are margined in the margin coin at their full value.
+   * Spot and margin: deposits the quotes need beyond what the wallet holds available, four
+   * ladders' worth so top-ups are rare (bids in the quote coin, asks in the base coin).
    */
-  private needs(uid: string, instrument: Instrument, places: Quote[]): Need[] {
+  private needs(uid: string, instrument: Instrument, places: Quote[]): FundingNeed[] {
     const wallet = walletFor(instrument.category);
     const totals = new Map<string, bigint>();
     const add = (coin: string, amount: bigint) => totals.set(coin, (totals.get(coin) ?? 0n) + amount);
     for (const quote of places) {
-      const value = quoteValue(instrument, quote.priceTicks, quote.lots);
-      // futures: margin per quote is taken at its full value (1x) in the first margin coin;
-      // an inverse contract's margin is in base coin, so its value is converted there.
-      if (isFutures(instrument.category)) add(instrument.marginCoins[0] ?? instrument.quoteCoin, value);
-      else if (quote.side === 'buy') add(instrument.quoteCoin, value);
+      if (quote.side === 'buy')
+        add(instrument.quoteCoin, quoteValue(instrument, quote.priceTicks, quote.lots));
       else add(instrument.baseCoin, lotsToMoney(instrument, quote.lots));
     }
-    const needs: Need[] = [];
+    const needs: FundingNeed[] = [];
     const state = this.services.sequencer.exchange.state;
     for (const [coin, amount] of totals) {
-      const balance = state.balances.get(`${uid}|${wallet}|${coin}`);
-      const available = balance?.available ?? 0n;
-      if (available >= amount) continue;
-      const topUp = amount * 4n - available;
-      this.log('liquidity provider top-up', { wallet, coin, amount: formatScaled(topUp, MONEY_SCALE) });
-      needs.push({ wallet, coin, amount: topUp });
+      const available = state.balances.get(`${uid}|${wallet}|${coin}`)?.available ?? 0n;
+      if (available < amount) needs.push({ wallet, coin, amount: amount * 4n - available });
     }
     return needs;
   }

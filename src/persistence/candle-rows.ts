@@ -9,6 +9,7 @@
  * (open kept, high max, low min, close replaced, volumes summed) is declared on the table and
  * done by the store in SQL, so a row is never read back to be written.
  */
+import type { IndexBar } from '../domain/events.ts';
 import type { Value } from './projection.ts';
 import type { RowWrite } from './projection.ts';
 
@@ -66,6 +67,39 @@ export function candleRows(
   };
   return RESOLUTIONS.map(([resolution, sizeMs]) => {
     const bucketMs = Math.floor(timeMs / sizeMs) * sizeMs;
+    return {
+      table: 'candles',
+      mode: 'upsert',
+      row: {
+        id: candleId(kind, category, symbol, resolution, bucketMs),
+        resolution,
+        bucket_ms: bucketMs,
+        ...values,
+      },
+    };
+  });
+}
+
+/** The rows of one walked minute bar (no volume): its one-minute row and its merge into the hour. */
+export function barRows(kind: CandleKind, category: string, symbol: string, bar: IndexBar): RowWrite[] {
+  const prices = [bar.open, bar.high, bar.low, bar.close].map(scaledOf);
+  const [open, high, low, close] = prices;
+  if (open == null || high == null || low == null || close == null) return [];
+  const values: Record<string, Value> = {
+    kind,
+    category,
+    symbol,
+    open: open.toString(),
+    high: high.toString(),
+    low: low.toString(),
+    close: close.toString(),
+    base_volume: '0',
+    quote_volume: '0',
+    trades: 0,
+    updated_ms: bar.startMs,
+  };
+  return RESOLUTIONS.map(([resolution, sizeMs]) => {
+    const bucketMs = Math.floor(bar.startMs / sizeMs) * sizeMs;
     return {
       table: 'candles',
       mode: 'upsert',

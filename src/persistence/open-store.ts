@@ -1,8 +1,13 @@
 /**
  * Store selection: PostgreSQL when a database URL is configured (BOURSE_DATABASE_URL),
  * otherwise the SQLite file bourse.db in the data directory (the default).
+ *
+ * The SQLite files are private (0600): the file is created so before SQLite opens it, and
+ * SQLite gives its -wal and -shm files the database file's mode. Files an older bourse made
+ * with the umask's mode lose their group and other bits here.
  */
 import { join } from 'node:path';
+import { createPrivateFile, tightenToPrivate } from '../security/private-files.ts';
 import type { Store } from '../ports/store.ts';
 import { openPostgresStore, type PostgresStore } from './postgres/postgres-store.ts';
 import { openSqliteStore, type SqliteStore } from './sqlite/sqlite-store.ts';
@@ -25,5 +30,8 @@ export async function openStore(settings: StoreSettings): Promise<AnyStore & Sto
   if (settings.databaseUrl) {
     return openPostgresStore(settings.databaseUrl, settings.onError ? { onError: settings.onError } : {});
   }
-  return openSqliteStore(sqliteFileOf(settings.dataDir), { writer: settings.sqliteWriter ?? 'thread' });
+  const file = sqliteFileOf(settings.dataDir);
+  createPrivateFile(file);
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) tightenToPrivate(path);
+  return openSqliteStore(file, { writer: settings.sqliteWriter ?? 'thread' });
 }

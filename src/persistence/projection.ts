@@ -20,7 +20,7 @@ import {
   settledFundingRows,
   transferRows,
 } from './brokerage-rows.ts';
-import { candleRows } from './candle-rows.ts';
+import { barRows, candleRows } from './candle-rows.ts';
 import { tableOf, type Table } from './schema.ts';
 import { fillBody, orderBody } from './view-bodies.ts';
 
@@ -384,6 +384,8 @@ export function rowsOf(event: EngineEvent): RowWrite[] {
     }
     case 'IndexPriceSet':
       return candleRows('index', event.category, event.symbol, event.indexPrice, '0', event.timeMs);
+    case 'IndexBarsWalked':
+      return event.bars.flatMap((bar) => barRows('index', event.category, event.symbol, bar));
     default:
       return [];
   }

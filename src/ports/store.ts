@@ -279,6 +279,12 @@ export interface Store {
    * pipelined, all it allows in flight (docs/performance.md).
    */
   readonly partialGroupsBeside?: number;
+  /**
+   * Writes (appends and snapshots) handed to the store and not yet committed or failed: the
+   * requests queued in the SQLite writer thread, the statements sent to PostgreSQL. Read by
+   * the metrics (`bourse_store_pending_writes`); a store without a queue of its own omits it.
+   */
+  readonly pendingWrites?: number;
   /** Lets appends through again after a failed one (the sequencer calls it before it rebuilds). */
   resume?(): Promise<void>;
   saveSnapshot(snapshot: Snapshot): Promise<void>;

@@ -54,14 +54,17 @@ export interface SequencerOptions {
   retryMs?: { first: number; longest: number };
   /** With a store that queues appends: commands per group handed over mid-turn (default 8). */
   groupCommands?: number;
+  /** Called as each append settles: its commands, the store's time for it, and whether it succeeded (metrics). */
+  onAppended?: (commands: number, durationMs: number, ok: boolean) => void;
 }
 
 export class Sequencer {
   private entries: JournalEntry[] = [];
   private waiting: Waiting[] = [];
   private flushScheduled = false;
-  /** Appends handed to the store and not yet settled. */
+  /** Appends handed to the store and not yet settled, and the commands they carry. */
   private inFlight = 0;
+  private inFlightCommands = 0;
   private readonly maxInFlight: number;
   private readonly groupCommands: number;
   /** A partial group goes when fewer appends than this are in flight. */
@@ -106,6 +109,16 @@ export class Sequencer {
 
   get lastSeq(): number {
     return this.seq;
+  }
+
+  /** Commands run and not yet durable: waiting for the next append, or in an append in flight. */
+  get pendingCommands(): number {
+    return this.entries.length + this.inFlightCommands;
+  }
+
+  /** Appends handed to the store and not yet settled. */
+  get appendsInFlight(): number {
+    return this.inFlight;
   }
 
   /** True while the engine is being rebuilt after a store failure (commands are refused). */
@@ -158,14 +171,19 @@ export class Sequencer {
     this.entries = [];
     this.waiting = [];
     this.inFlight += 1;
+    this.inFlightCommands += entries.length;
     // Memory now equals the store plus the batches in flight plus exactly this one: the state
     // after this batch, to be saved as a snapshot once the batch is durable.
     this.sinceSnapshot += entries.length;
     const snapshot = this.snapshotDue() ? this.capture() : null;
+    const { onAppended } = this.options;
+    const startedMs = onAppended ? performance.now() : 0;
     try {
       await this.store.append(entries);
     } catch (error) {
       this.inFlight -= 1;
+      this.inFlightCommands -= entries.length;
+      onAppended?.(entries.length, performance.now() - startedMs, false);
       for (const item of waiting) item.resolve(fail('STORE_UNAVAILABLE'));
       if (!this.failed) {
         // The first failure: what queued behind it ran on top of it and fails too; appends
@@ -182,6 +200,8 @@ export class Sequencer {
       return;
     }
     this.inFlight -= 1;
+    this.inFlightCommands -= entries.length;
+    onAppended?.(entries.length, performance.now() - startedMs, true);
     for (const listener of this.durableListeners) {
       try {
         listener(entries);

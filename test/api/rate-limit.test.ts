@@ -8,7 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseRateLimitConfig } from '../../src/api/rate-limit.ts';
+import { checkRateLimitPaths, parseRateLimitConfig } from '../../src/api/rate-limit.ts';
+import { rateLimitedPaths } from '../../src/startup/route-paths.ts';
 import { loadConfig } from '../../src/config.ts';
 import { startExtraApp } from '../support/app.ts';
 import { publicGet, send, type ApiResponse } from '../support/http.ts';
@@ -132,4 +133,20 @@ test('loadConfig when BOURSE_RATE_LIMITS is malformed stops with a message namin
   for (const text of ['{', '[1,2]', 'null', 'fast', '{"/a":-1}', '{"/a":"5"}', 'x']) {
     assert.throws(() => loadConfig({ BOURSE_RATE_LIMITS: text }), /BOURSE_RATE_LIMITS/, text);
   }
+});
+
+test('rate limit overrides when a path is unknown or has no limit are refused naming the path', () => {
+  const limited = rateLimitedPaths();
+  assert.ok(limited.has(INFO) && limited.has('/api/v2/public/time'), 'the route table lists limited paths');
+  const known = parseRateLimitConfig(JSON.stringify({ [INFO]: 5 }));
+  assert.doesNotThrow(() => checkRateLimitPaths(known, limited));
+  for (const path of ['/api/v2/spot/acount/info', `${INFO}?coin=BTC`, '/admin/v1/clock']) {
+    const config = parseRateLimitConfig(JSON.stringify({ [INFO]: 5, [path]: 5 }));
+    assert.throws(
+      () => checkRateLimitPaths(config, limited),
+      (error: Error) => error.message.startsWith(`BOURSE_RATE_LIMITS: ${path} is not a path bourse limits`),
+      path,
+    );
+  }
+  assert.throws(() => parseRateLimitConfig('{"__proto__":5}'), /BOURSE_RATE_LIMITS: __proto__ is not a path/);
 });

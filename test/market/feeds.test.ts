@@ -11,8 +11,15 @@ import { feedGroups, parseFeedConfig } from '../../src/market/feed-config.ts';
 import { RandomWalk } from '../../src/market/random-walk.ts';
 import { parseReplay, priceAtElapsed } from '../../src/market/replay.ts';
 import { defaultCatalogue } from '../../src/engine/instruments/catalogue.ts';
+import { publicGet } from '../support/http.ts';
 import { OperatorClient } from '../support/operator.ts';
-import { makeTempDir, removeDir, serverFor, TEST_OPERATOR_TOKEN } from '../support/server.ts';
+import {
+  makeTempDir,
+  removeDir,
+  serverFor,
+  TEST_OPERATOR_TOKEN,
+  type TestServer,
+} from '../support/server.ts';
 
 test('parseFeedConfig when rules name sources and options returns them', () => {
   assert.deepEqual(parseFeedConfig('off'), []);
@@ -179,4 +186,56 @@ test('price feed when replaying a candle file at 60x follows the file on the sim
   await operator.call('POST', '/admin/v1/clock/advance', { ms: '60000' });
   await server.market.feeds.poll();
   assert.equal(state.indexPrices.get('SPOT:BTCUSDT'), '61450.00');
+});
+
+/** Every instrument of the BTC stream, by key, with its index price. */
+function btcIndexes(server: TestServer) {
+  const prices = server.services.sequencer.exchange.state.indexPrices;
+  return [...prices].filter(([key]) => /:BTC/.test(key)).map(([key, value]) => [key, Number(value)] as const);
+}
+
+for (const clock of ['real', 'simulated'] as const) {
+  test(`price feed when the operator sets a futures index on the ${clock} clock keeps it and moves the stream there`, async (t) => {
+    const server = await serverFor(t, { env: { BOURSE_CLOCK: clock, BOURSE_FEED: '*=sim' } });
+    const operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
+    await server.market.feeds.poll();
+    await operator.setPrice({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', indexPrice: '50000' });
+    for (let round = 0; round < 4; round += 1) {
+      if (clock === 'simulated') await operator.advanceClock(1_000);
+      else await new Promise((resolve) => setTimeout(resolve, 300));
+      await server.market.feeds.poll();
+    }
+    const indexes = btcIndexes(server);
+    assert.ok(indexes.length >= 6, JSON.stringify(indexes));
+    for (const [key, price] of indexes) assert.ok(Math.abs(price / 50000 - 1) < 0.01, `${key} ${price}`);
+  });
+}
+
+test('clock advance when a feed runs walks its path: minute candles drawn from it, no gap', async (t) => {
+  const server = await serverFor(t, {
+    env: { BOURSE_CLOCK: 'simulated', BOURSE_CLOCK_START: '1793491200000', BOURSE_FEED: '*=sim' },
+  });
+  const operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
+  await server.market.feeds.poll();
+  await operator.advanceClock(3_600_000);
+  const response = await publicGet<string[][]>(
+    server.url,
+    '/api/v2/mix/market/candles',
+    'symbol=BTCUSDT&productType=USDT-FUTURES&granularity=1m&kLineType=INDEX&limit=60',
+  );
+  const candles = response.body?.data ?? [];
+  assert.equal(candles.length, 60, response.text);
+  const rows = candles.map((row) => row.slice(0, 5).map(Number) as [number, number, number, number, number]);
+  // Every minute moved (a one-second walk; the last holds only the step at 1:00:00), and each
+  // opens within a few steps of the last close.
+  const flat = rows.filter(([, , high, low]) => high === low).map(([startMs]) => startMs);
+  assert.deepEqual(flat, [1793491200000 + 3_600_000]);
+  for (let index = 1; index < rows.length; index += 1) {
+    const [, open] = rows[index]!;
+    const close = rows[index - 1]![4];
+    assert.ok(Math.abs(open / close - 1) < 0.001, `minute ${index}: open ${open} after close ${close}`);
+  }
+  const last = rows[rows.length - 1]![4];
+  const index = Number(server.services.sequencer.exchange.state.indexPrices.get('USDT-FUTURES:BTCUSDT'));
+  assert.equal(index, last);
 });

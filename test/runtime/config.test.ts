@@ -19,6 +19,7 @@ test('loadConfig when the environment is empty gives the documented defaults', (
   assert.equal(config.snapshotEvery, 100_000);
   assert.equal(config.databaseUrl, undefined);
   assert.deepEqual(config.rateLimits, { enabled: true, scale: 1, overrides: {} });
+  assert.deepEqual(config.metrics, { enabled: true, token: undefined });
 });
 
 test('loadConfig when every variable is set reads each one', () => {
@@ -56,6 +57,7 @@ test('loadConfig when a value is invalid stops with a message naming the variabl
     [{ PORT: '70000' }, /PORT/],
     [{ BOURSE_CLOCK: 'sundial' }, /BOURSE_CLOCK/],
     [{ BOURSE_LOG: 'debug' }, /BOURSE_LOG/],
+    [{ BOURSE_METRICS: 'maybe' }, /BOURSE_METRICS/],
     [{ BOURSE_SERVER_KEY: 'abc' }, /BOURSE_SERVER_KEY/],
     [{ BOURSE_ENFORCE_ACCOUNT_MODE: 'maybe' }, /BOURSE_ENFORCE_ACCOUNT_MODE/],
     [{ BOURSE_TRUST_PROXY: '2' }, /BOURSE_TRUST_PROXY/],

@@ -13,7 +13,7 @@ import { stateHash } from '../../src/engine/state-hash.ts';
 import { openSqliteStore } from '../../src/persistence/sqlite/sqlite-store.ts';
 import type { JournalEntry, Store } from '../../src/ports/store.ts';
 import { recover } from '../../src/runtime/recovery.ts';
-import { Sequencer } from '../../src/runtime/sequencer.ts';
+import { Sequencer, type SequencerOptions } from '../../src/runtime/sequencer.ts';
 import { makeTempDir, removeDir } from '../support/server.ts';
 
 const T0 = Date.UTC(2026, 10, 1);
@@ -65,7 +65,7 @@ class FaultyStore {
   }
 }
 
-function setUp(t: TestContext, snapshotEvery = 0) {
+function setUp(t: TestContext, snapshotEvery = 0, options: Partial<SequencerOptions> = {}) {
   const dir = makeTempDir('bourse-sequencer-');
   const inner = openSqliteStore(join(dir, 'bourse.db'));
   t.after(async () => {
@@ -76,6 +76,7 @@ function setUp(t: TestContext, snapshotEvery = 0) {
   const sequencer = new Sequencer(new Exchange(), 0, faulty.store, {
     snapshotEvery,
     retryMs: { first: 5, longest: 20 },
+    ...options,
   });
   t.after(() => sequencer.stop());
   return { faulty, sequencer, inner };
@@ -119,6 +120,35 @@ test('submit when an append is in flight queues later commands as the next batch
   assert.ok(outcomes.every((outcome) => outcome.ok));
   assert.deepEqual(faulty.batches, [[1], [2, 3, 4]], 'the queued commands formed one batch, in order');
   assert.equal(faulty.maxInFlight, 1);
+});
+
+test('pendingCommands and onAppended when appends are in flight and settle report the queue and each append', async (t) => {
+  const appended: [commands: number, ok: boolean][] = [];
+  const { faulty, sequencer } = setUp(t, 0, {
+    onAppended: (commands, durationMs, ok) => {
+      assert.ok(durationMs >= 0);
+      appended.push([commands, ok]);
+    },
+  });
+  faulty.hold = true;
+  const first = sequencer.submit(createAccount());
+  await until(() => faulty.held !== null, 'the first append');
+  const later = [sequencer.submit(createAccount()), sequencer.submit(createAccount())];
+  assert.deepEqual([sequencer.pendingCommands, sequencer.appendsInFlight], [3, 1]);
+  faulty.hold = false;
+  faulty.release();
+  await Promise.all([first, ...later]);
+  assert.deepEqual([sequencer.pendingCommands, sequencer.appendsInFlight], [0, 0]);
+  assert.deepEqual(appended, [
+    [1, true],
+    [2, true],
+  ]);
+  faulty.down = true;
+  assert.deepEqual(await sequencer.submit(createAccount()), { ok: false, code: 'STORE_UNAVAILABLE' });
+  assert.deepEqual(appended.at(-1), [1, false]);
+  assert.equal(sequencer.pendingCommands, 0);
+  faulty.down = false;
+  await until(() => !sequencer.unavailable, 'the rebuild');
 });
 
 test('submit when the append fails answers STORE_UNAVAILABLE for it and for what queued behind it', async (t) => {

@@ -80,12 +80,14 @@ export function installFastPath(server: Server, app: App, maxBodyBytes: number):
 class Answer implements EdgeReply {
   status = 0;
   json: string | null = null;
+  contentType = 'application/json';
 
   constructor(private readonly connection: FastConnection) {}
 
-  send(status: number, json: string): void {
+  send(status: number, json: string, contentType?: string): void {
     this.status = status;
     this.json = json;
+    if (contentType !== undefined) this.contentType = contentType;
     this.connection.flush();
   }
 
@@ -196,7 +198,7 @@ class FastConnection {
     let first = this.answers[0];
     while (first !== undefined && first.json !== null) {
       this.answers.shift();
-      if (!socket.destroyed) socket.write(this.responseText(first.status, first.json));
+      if (!socket.destroyed) socket.write(this.responseText(first.status, first.contentType, first.json));
       first = this.answers[0];
     }
     // A client that does not read its answers stops being read from ('drain' resumes).
@@ -208,9 +210,9 @@ class FastConnection {
   }
 
   /** node:http's bytes for `response.writeHead(status, {content-type, content-length}); end(json)`. */
-  private responseText(status: number, json: string): string {
+  private responseText(status: number, contentType: string, json: string): string {
     return (
-      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\n` +
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: ${contentType}\r\n` +
       `content-length: ${Buffer.byteLength(json)}\r\nDate: ${httpDate(Date.now())}\r\n` +
       `Connection: keep-alive\r\n${this.keepAliveHeader}\r\n${json}`
     );

@@ -100,6 +100,7 @@ export class Batch {
         return;
       }
       case 'IndexPriceSet':
+      case 'IndexBarsWalked':
         this.tickers.add(instrumentKey(event.category as Category, event.symbol));
         return;
       case 'PositionClosed':

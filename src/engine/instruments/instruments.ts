@@ -99,18 +99,22 @@ export function patchInstrument(context: Context, command: PatchInstrument): Out
 }
 
 export function setIndexPrice(context: Context, command: SetIndexPrice): Outcome<{ indexPrice: string }> {
-  const key = instrumentKey(command.category, command.symbol);
-  if (!context.state.instruments.has(key)) return fail('SYMBOL_NOT_FOUND', command.symbol);
+  const instrument = context.state.instruments.get(instrumentKey(command.category, command.symbol));
+  if (!instrument) return fail('SYMBOL_NOT_FOUND', command.symbol);
   if (!isDecimalText(command.indexPrice) || Number(command.indexPrice) <= 0) {
     return fail('PARAM_ERROR', 'indexPrice');
   }
-  context.state.indexPrices.set(key, command.indexPrice);
+  context.state.indexPrices.set(instrumentKey(instrument.category, instrument.symbol), command.indexPrice);
+  emitIndexPrice(context, instrument, command.indexPrice);
+  return ok({ indexPrice: command.indexPrice });
+}
+
+function emitIndexPrice(context: Context, instrument: Instrument, indexPrice: string): void {
   context.emit({
     type: 'IndexPriceSet',
-    category: command.category,
-    symbol: command.symbol,
-    indexPrice: command.indexPrice,
+    category: instrument.category,
+    symbol: instrument.symbol,
+    indexPrice,
     timeMs: context.nowMs,
   });
-  return ok({ indexPrice: command.indexPrice });
 }

@@ -189,6 +189,8 @@ export async function openPostgresStore(
   const all = async (sql: Sql): Promise<Row[]> =>
     (await run(reader, { text: numbered(sql.text), values: sql.params })).rows;
   let closed = false;
+  /** Appends and snapshots sent and not yet answered (metrics). */
+  let pendingWrites = 0;
 
   return {
     kind: 'postgres',
@@ -234,11 +236,16 @@ export async function openPostgresStore(
       if (!statement) return Promise.resolve();
       lastSent = lastJournalRecord(rows) ?? lastSent;
       const connection = (appender ??= openAppender());
+      pendingWrites += 1;
       return connection
         .then((client) => client.query({ ...statement, query_timeout: writeTimeoutMs } as pg.QueryConfig))
         .then(
-          () => forget(statement.values),
+          () => {
+            pendingWrites -= 1;
+            forget(statement.values);
+          },
           (error: unknown) => {
+            pendingWrites -= 1;
             forget(statement.values);
             refusing ??= error instanceof Error ? error.message : String(error);
             dropAppender(connection);
@@ -246,8 +253,12 @@ export async function openPostgresStore(
           },
         );
     },
+    get pendingWrites() {
+      return pendingWrites;
+    },
     async saveSnapshot(snapshot) {
       const values = [snapshot.seq, snapshot.timeMs, snapshot.body];
+      pendingWrites += 1;
       try {
         await run(writer, {
           text:
@@ -257,6 +268,7 @@ export async function openPostgresStore(
           values,
         });
       } finally {
+        pendingWrites -= 1;
         forget(values);
       }
     },

@@ -119,6 +119,9 @@ export function openSqliteStore(file: string, options: { writer?: WriterMode } =
     // (paced 50,000 orders/s, same-time A/B: p50 2.1 -> 1.3 ms; docs/performance.md). Not
     // beside more: under a closed loop the groups would shrink and cost the event loop more.
     partialGroupsBeside: writer.threaded ? 2 : 1,
+    get pendingWrites() {
+      return writer.pendingRequests;
+    },
     async resume() {
       await writer.resume();
     },

@@ -137,6 +137,11 @@ export class SqliteWriter {
     return this.inline === null;
   }
 
+  /** Requests sent to the writer thread and not yet answered (0 inline: each completes at once). */
+  get pendingRequests(): number {
+    return this.pending.size;
+  }
+
   /** Lets chained writes through again after a failed one. */
   async resume(): Promise<void> {
     if (this.inline) return;

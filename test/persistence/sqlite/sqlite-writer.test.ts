@@ -63,8 +63,10 @@ test('write when appends queue behind a commit in progress commits them in one t
   const appends = [1, 2, 3].map((index) =>
     writer.write(journalRows(BLOCKER_ROWS + index, BLOCKER_ROWS + index), true),
   );
+  assert.equal(writer.pendingRequests, 4, 'the blocker and three appends wait in the thread');
   assert.equal(await blocker, undefined);
   assert.deepEqual(await Promise.all(appends), [3, 3, 3], 'each answer names a transaction of three appends');
+  assert.equal(writer.pendingRequests, 0);
   assert.deepEqual(journalSeqs().slice(-4), [
     BLOCKER_ROWS,
     BLOCKER_ROWS + 1,
