@@ -274,7 +274,7 @@ async function start(
   const metrics = config.metrics.enabled ? createMetrics() : null;
   const services = keyedServices(config, serverKey, opened, logger, metrics);
   const { sequencer } = services;
-  const readiness = new Readiness({ sequencer, store });
+  const readiness = new Readiness({ sequencer, store, ...(services.gate ? { gate: services.gate } : {}) });
   taken.push(async () => {
     await sequencer.drain();
     sequencer.stop();

@@ -34,7 +34,7 @@ test('close when a request stays inside past the limit resolves false and stays 
   assert.equal(await gate.close(0, 20), false, 'a second closer gets false at once');
 });
 
-test('edge when the gate is closed answers 40015 with 503 and refuses WebSocket upgrades', async (t) => {
+test('edge when the gate is closed answers 40015 with 503, /ready resetting, and refuses WebSocket upgrades', async (t) => {
   const server = await serverFor(t);
   const gate = server.services.gate;
   assert.ok(gate);
@@ -44,6 +44,9 @@ test('edge when the gate is closed answers 40015 with 503 and refuses WebSocket 
     [refused.status, refused.body?.code, refused.body?.msg],
     [503, '40015', 'System is abnormal, please try again later'],
   );
+  const ready = await publicGet(server.url, '/ready');
+  assert.deepEqual([ready.status, ready.text], [503, '{"status":"resetting"}'], 'probes still answer');
+  assert.equal((await publicGet(server.url, '/health')).status, 200);
   const socket = new WebSocket(`${server.url.replace('http', 'ws')}/v2/ws/public`);
   const status = await new Promise<number>((resolve) =>
     socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0)),
