@@ -211,3 +211,15 @@ test('reset when the body asks for something answers 40020 and resets nothing', 
   assert.deepEqual([response.body?.code, response.body?.msg], ['40020', 'Parameter keepAccounts error']);
   assert.equal(stateHash(server.services.sequencer.exchange.state), hash);
 });
+
+test('reset when the server stops meanwhile finishes without restarting the market', async (t) => {
+  const server = await serverFor(t, { env: { BOURSE_FEED: '*=sim', BOURSE_LIQUIDITY: 'on' } });
+  const marketBefore = server.market;
+  const resetting = operatorOf(server).call('POST', '/admin/v1/reset');
+  for (let step = 0; step < 500 && server.services.gate?.isOpen; step += 1)
+    await new Promise((r) => setTimeout(r, 5));
+  assert.equal(server.services.gate?.isOpen, false, 'the reset has begun');
+  await server.stop();
+  assert.equal((await resetting).body?.code, '00000', 'the reset in flight was answered');
+  assert.equal(server.market, marketBefore, 'no market was started for a stopped server');
+});
