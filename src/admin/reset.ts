@@ -6,7 +6,7 @@
  * made again, as on an empty store (bootstrap.ts `seedFirstStart`).
  *
  * The steps, in order: the request gate closes (new requests get 40015, WebSocket upgrades
- * 503) and the reset waits for requests in flight; every WebSocket session is closed (1012,
+ * 503) and the reset waits for requests in flight; every WebSocket connection is closed (1012,
  * "service restart"); the price feeds and the liquidity provider stop; the first-start
  * commands run through a fresh engine in memory (StagedJournal); Sequencer.replace makes that
  * engine current and its journal the store's whole contents in one transaction; then

@@ -69,7 +69,7 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (services.gate && !services.gate.isOpen) {
-      // The operator is resetting the venue: no session may start on the state being replaced.
+      // The operator is resetting the venue: no connection may start on the state being replaced.
       socket.end('HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
       return;
     }
@@ -97,7 +97,7 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
   };
   server.on('upgrade', onUpgrade);
 
-  // A key the operator froze or revoked ends the sessions logged in with it, once durable.
+  // A key the operator froze or revoked closes the connections logged in with it, once durable.
   const unlistenKeys = services.sequencer.onDurable((entries) => {
     for (const { command } of entries) {
       if (command.type !== 'RevokeApiKey' && !(command.type === 'ModifyApiKey' && command.frozen)) continue;
