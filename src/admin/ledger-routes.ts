@@ -11,18 +11,11 @@ import type { BillRow } from '../ports/store.ts';
 import { optionalEnum, optionalString } from '../api/params.ts';
 import { reject, type Route } from '../api/request.ts';
 import type { Services } from '../api/services.ts';
-import { idCursor, pageLimit } from '../api/routes/query-window.ts';
+import { idCursor } from '../api/routes/query-window.ts';
+import { pageOf, pageSize } from './views.ts';
 
-const PAGE_DEFAULT = 100;
-const PAGE_MAX = 500;
 const FUNDING_MAX = 1000;
 const PLAN_STATUSES = ['live', 'executed', 'fail_execute', 'cancelled'] as const;
-
-function page<T, V>(rows: T[], limit: number, idOf: (row: T) => string, view: (row: T) => V) {
-  const list = rows.slice(0, limit);
-  const last = list.at(-1);
-  return { list: list.map(view), cursor: rows.length > limit && last ? idOf(last) : null };
-}
 
 function billView(bill: BillRow) {
   return {
@@ -70,7 +63,7 @@ export function ledgerRoutes(services: Services): Route[] {
   return [
     route('/admin/v1/accounts/:uid/bills', async (request, params) => {
       const uid = accountOf(params);
-      const limit = pageLimit(request.query, PAGE_DEFAULT, PAGE_MAX);
+      const limit = pageSize(request.query);
       const idLessThan = idCursor(request.query, 'cursor');
       const coin = optionalString(request.query, 'coin')?.toUpperCase();
       const wallets = walletsOf(services, uid);
@@ -84,11 +77,11 @@ export function ledgerRoutes(services: Services): Route[] {
               ...(idLessThan ? { idLessThan } : {}),
               limit: limit + 1,
             });
-      return page(bills, limit, (bill) => bill.billId, billView);
+      return pageOf(bills, limit, (bill) => bill.billId, billView);
     }),
     route('/admin/v1/accounts/:uid/plan-orders', async (request, params) => {
       const uid = accountOf(params);
-      const limit = pageLimit(request.query, PAGE_DEFAULT, PAGE_MAX);
+      const limit = pageSize(request.query);
       const idLessThan = idCursor(request.query, 'cursor');
       const status = optionalEnum(request.query, 'status', PLAN_STATUSES);
       const plans = await services.store.plans({
@@ -97,7 +90,7 @@ export function ledgerRoutes(services: Services): Route[] {
         ...(idLessThan ? { idLessThan } : {}),
         limit: limit + 1,
       });
-      return page(plans, limit, (plan) => plan.planId, planView);
+      return pageOf(plans, limit, (plan) => plan.planId, planView);
     }),
     route('/admin/v1/accounts/:uid/funding', async (_request, params) => {
       const uid = accountOf(params);
