@@ -98,6 +98,7 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   LEVERAGE_INVALID: 'Leverage outside minLeverage..maxLeverage.',
   MARGIN_MODE_MISMATCH: "The order's marginMode differs from the symbol's setting.",
   REDUCE_ONLY_REPLACED: 'Reserved: a reduce-only order replaced older ones (answered with orderId null).',
+  NO_POSITION_TO_CLOSE: 'close-positions found no open position of the product line (symbol, side) asked.',
 };
 
 function cell(text: string): string {
