@@ -7,7 +7,8 @@
  *   getSpotPlanSubOrder, spotCancelandSubmitOrder, spotBatchCancelandSubmitOrder,
  *   futuresFlashClosePositions; RestClientV3: closeAllPositions;
  * - ccxt bitget: createOrder with triggerPrice on spot (place-plan-order), fetchOpenOrders /
- *   editOrder / cancelOrder with trigger, editOrder on spot (cancel-replace-order),
+ *   editOrder / cancelOrder / cancelAllOrders / fetchCanceledOrders with trigger, editOrder on
+ *   spot (cancel-replace-order),
  *   closePosition and closeAllPositions on a classic and a unified account.
  *
  * Plans fire by the operator's index: a spot sell stop 3 % under the price fires when the
@@ -185,6 +186,12 @@ test('ccxt places, lists, edits and cancels a spot trigger order and edits a spo
   assert.deepEqual([edited?.triggerPrice, edited?.price, edited?.amount], [51000, 50500, 0.02]);
   await exchange.cancelOrder(triggerId, 'BTC/USDT', { trigger: true });
   assert.deepEqual(await exchange.fetchOpenOrders('BTC/USDT', undefined, undefined, { trigger: true }), []);
+  const second = await exchange.createOrder('BTC/USDT', 'limit', 'sell', 0.01, 49000, {
+    triggerPrice: 49500,
+  });
+  await exchange.cancelAllOrders('BTC/USDT', { trigger: true });
+  const cancelled = await exchange.fetchCanceledOrders('BTC/USDT', undefined, undefined, { trigger: true });
+  assert.deepEqual(cancelled.map((order) => order.id).sort(), [String(second.id), triggerId].sort());
 
   const resting = await exchange.createOrder('BTC/USDT', 'limit', 'buy', 0.01, 55000);
   const moved = await exchange.editOrder(String(resting.id), 'BTC/USDT', 'limit', 'buy', 0.02, 55500);
