@@ -82,12 +82,16 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   DUPLICATE_CLIENT_OID: 'The clientOid was used by this account within six hours.',
   CLIENT_OID_TOO_LONG: 'A client order id (`{0}`) longer than 50 characters.',
   BATCH_TOO_LARGE: 'More than 20 (v3) or 50 (v2) orders in one batch.',
-  ORDER_NOT_FOUND: 'No open order (or no order) of this account with that orderId / clientOid.',
+  ORDER_NOT_FOUND:
+    'Cancel or modify: no open order (or no order) of this account with that orderId / clientOid.',
+  ORDER_QUERY_NOT_FOUND: 'Order detail: no order of this account with that orderId / clientOid.',
   ORDER_NOT_MODIFIABLE:
     'Modify of a filled, cancelled, market or reduce-only order, or a new size not above the filled size.',
   MODIFY_PENDING: 'A second modify of the same order before the first is durable.',
   MODIFY_UNCHANGED: 'Modify with the price and size the order already has.',
   TIME_RANGE_INVALID: 'A query window over its maximum span or older than the history kept.',
+  SPOT_TPSL_UNSUPPORTED:
+    'Spot or margin order with TP/SL presets (presetTakeProfitPrice, takeProfit, …) or tpslType=tpsl: TP/SL is not attached to spot orders (spot trigger orders are place-plan-order).',
   NO_DEBT: 'Repay of a coin that has no debt.',
   OPEN_SIZE_EXCEEDED: 'Not enough free margin for the opening reserve, or the position limit per symbol.',
   POSITION_INSUFFICIENT: 'A close larger than the position (or its size not locked by other closes).',

@@ -5,6 +5,7 @@
 import type { Command } from './domain/commands.ts';
 import { DEFAULT_PERMISSIONS } from './domain/account.ts';
 import { parseMoney } from './domain/money.ts';
+import type { PositionMode } from './domain/position.ts';
 import { DEFAULT_INDEX_PRICES, defaultCatalogue } from './engine/instruments/catalogue.ts';
 import type { Clock } from './ports/clock.ts';
 import type { Sequencer } from './runtime/sequencer.ts';
@@ -46,6 +47,7 @@ export async function seedDemoAccount(
   sequencer: Sequencer,
   clock: Clock,
   box: SecretBox,
+  positionMode: PositionMode,
 ): Promise<IssuedKey & { uid: string }> {
   const { uid } = (await must(sequencer, {
     type: 'CreateAccount',
@@ -54,6 +56,7 @@ export async function seedDemoAccount(
     parentUid: null,
     mode: 'classic',
     label: 'demo',
+    positionMode,
   })) as { uid: string };
   for (const [wallet, coin, amount] of DEMO_FUNDS) {
     const minor = parseMoney(amount) ?? 0n;

@@ -10,6 +10,7 @@ import { parseFeedConfig } from './market/feed-config.ts';
 import type { MarketConfig } from './market/index.ts';
 import { parseLiquidityConfig } from './market/liquidity.ts';
 import { parseWsConfig, type WsConfig } from './api/ws/config.ts';
+import type { PositionMode } from './domain/position.ts';
 import { parseMetricsSettings, type MetricsSettings } from './api/health-routes.ts';
 
 export interface Config {
@@ -24,6 +25,8 @@ export interface Config {
   log: 'info' | 'off';
   rateLimits: RateLimitConfig;
   enforceAccountMode: boolean;
+  /** The futures position mode new accounts start in (BOURSE_POSITION_MODE; the venue's: hedge). */
+  positionMode: PositionMode;
   snapshotEvery: number;
   trustProxy: boolean;
   seedDemo: boolean;
@@ -72,6 +75,12 @@ function parseClockStart(text: string): number {
   return ms;
 }
 
+function positionMode(value: string | undefined): PositionMode {
+  if (value === undefined || value === '') return 'hedge_mode';
+  if (value === 'hedge_mode' || value === 'one_way_mode') return value;
+  throw new Error('BOURSE_POSITION_MODE must be hedge_mode or one_way_mode');
+}
+
 function sqliteWriter(value: string | undefined): 'thread' | 'inline' {
   if (value === undefined || value === '' || value === 'thread') return 'thread';
   if (value === 'inline') return 'inline';
@@ -100,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     log,
     rateLimits: parseRateLimitConfig(env.BOURSE_RATE_LIMITS),
     enforceAccountMode: flag(env.BOURSE_ENFORCE_ACCOUNT_MODE, false, 'BOURSE_ENFORCE_ACCOUNT_MODE'),
+    positionMode: positionMode(env.BOURSE_POSITION_MODE),
     snapshotEvery: integer(env.BOURSE_SNAPSHOT_EVERY, 100_000, 'BOURSE_SNAPSHOT_EVERY'),
     trustProxy: flag(env.BOURSE_TRUST_PROXY, false, 'BOURSE_TRUST_PROXY'),
     seedDemo: flag(env.BOURSE_SEED_DEMO, true, 'BOURSE_SEED_DEMO'),

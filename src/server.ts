@@ -12,7 +12,7 @@
  * released, in reverse, when a later step fails.
  */
 import type { Logger, LogSink } from './api/logger.ts';
-import { createLogger } from './api/logger.ts';
+import { createLogger, redactedJson } from './api/logger.ts';
 import { buildApp, clientIp } from './api/app.ts';
 import { Authenticator } from './api/auth/authenticate.ts';
 import type { FastPath } from './api/http1/fast-path.ts';
@@ -176,6 +176,11 @@ function keyedServices(
   const sequencer = new Sequencer(recovered.exchange, recovered.seq, store, {
     snapshotEvery: config.snapshotEvery,
     onStoreError,
+    onEngineError: (error, command) =>
+      logger.error('engine error, step rolled back', {
+        command: redactedJson(command),
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      }),
     ...(metrics ? { onAppended: metrics.journalAppended } : {}),
   });
   const startMs = config.clockStartMs ?? Date.now();
@@ -183,7 +188,14 @@ function keyedServices(
     config.clock === 'simulated'
       ? simulatedClock(() => sequencer.exchange.state.nowMs, startMs)
       : realClock();
-  return { sequencer, store, clock, box, wallNow: () => Date.now() };
+  return {
+    sequencer,
+    store,
+    clock,
+    box,
+    wallNow: () => Date.now(),
+    newAccountPositionMode: config.positionMode,
+  };
 }
 
 /** First start: instruments and the demo account, then credentials.json, as one step. */
@@ -195,7 +207,7 @@ async function seedAndSettle(config: Config, services: Services, fresh: boolean,
     operatorTokenFromEnv: config.operatorToken,
     baseUrl,
     freshStore: fresh,
-    seedDemo: fresh && config.seedDemo ? () => seedDemoAccount(sequencer, clock, box) : null,
+    seedDemo: fresh && config.seedDemo ? () => seedDemoAccount(sequencer, clock, box, config.positionMode) : null,
   });
   await sequencer.drain();
   return settled;

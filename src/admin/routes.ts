@@ -6,6 +6,7 @@ import { ACCOUNT_KINDS, ACCOUNT_MODES, DEFAULT_PERMISSIONS, permissionCodesOf } 
 import { CATEGORIES } from '../domain/category.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import { formatMoney, parseMoney } from '../domain/money.ts';
+import { POSITION_MODES } from '../domain/position.ts';
 import { defaultWallet } from '../engine/accounts/wallets.ts';
 import {
   asObject,
@@ -27,11 +28,13 @@ function accountView(services: Services, uid: string) {
   const state = services.sequencer.exchange.state;
   const account = state.accounts.get(uid);
   if (!account) reject('ACCOUNT_NOT_FOUND', 'uid');
-  const wallets: Record<string, Record<string, { available: string; frozen: string; borrowed: string }>> = {};
+  // Wallet and coin names come from the state; a table without a prototype keeps any name inert.
+  type Coins = Record<string, { available: string; frozen: string; borrowed: string }>;
+  const wallets = Object.create(null) as Record<string, Coins>;
   for (const [key, balance] of state.balances) {
     const [owner, wallet, coin] = key.split('|') as [string, string, string];
     if (owner !== uid) continue;
-    (wallets[wallet] ??= {})[coin] = {
+    (wallets[wallet] ??= Object.create(null) as Coins)[coin] = {
       available: formatMoney(balance.available),
       frozen: formatMoney(balance.frozen),
       borrowed: formatMoney(balance.borrowed),
@@ -117,7 +120,16 @@ export function adminRoutes(services: Services): Route[] {
       const parent = parentUid ? services.sequencer.exchange.state.accounts.get(parentUid) : undefined;
       if (kind !== 'main' && parent?.kind !== 'main') reject('ACCOUNT_NOT_FOUND', 'parentUid');
       const label = optionalString(body, 'label') ?? '';
-      return submit<{ uid: string }>({ type: 'CreateAccount', timeMs: now(), kind, parentUid, mode, label });
+      const positionMode = optionalEnum(body, 'posMode', POSITION_MODES) ?? services.newAccountPositionMode;
+      return submit<{ uid: string }>({
+        type: 'CreateAccount',
+        timeMs: now(),
+        kind,
+        parentUid,
+        mode,
+        label,
+        positionMode,
+      });
     }),
     route('GET', '/admin/v1/accounts/:uid', (_request, params) => accountView(services, params.uid ?? '')),
     route('POST', '/admin/v1/accounts/:uid/api-keys', async (request, params) => {

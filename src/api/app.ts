@@ -137,7 +137,8 @@ export function clientIp(
 
 /** Decoded query parameters, last value wins. URLSearchParams never throws on bad input. */
 function parseQuery(rawQuery: string): Record<string, string> {
-  const query: Record<string, string> = {};
+  // No prototype: a parameter named __proto__ or constructor is a name like any other.
+  const query: Record<string, string> = Object.create(null);
   if (!rawQuery) return query;
   for (const [name, value] of new URLSearchParams(rawQuery)) query[name] = value;
   return query;

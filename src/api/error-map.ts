@@ -147,7 +147,11 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
   BATCH_TOO_LARGE: e('40306', 'Batch processing orders can only process up to {0}'),
   ORDER_NOT_FOUND: {
     ...e('43001', 'The order does not exist'),
-    'v2-mix': e('40768', 'Order does not exist'),
+    v3: e('25204', 'Order does not exist'),
+  },
+  ORDER_QUERY_NOT_FOUND: {
+    ...e('43001', 'The order does not exist'),
+    'v2-mix': e('40109', 'The data of the order cannot be found, please confirm the order number'),
     v3: e('25204', 'Order does not exist'),
   },
   ORDER_NOT_MODIFIABLE: {
@@ -191,6 +195,10 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
     v3: e('25227', 'No position available to close'),
   },
   NO_DEBT: { ...e('40020', 'Parameter {0} error'), v3: e('25200', '{0} validation error') },
+  SPOT_TPSL_UNSUPPORTED: {
+    ...e('40020', 'Parameter {0} error: spot take-profit and stop-loss orders are not supported'),
+    v3: e('25013', '{0} not support API trade'),
+  },
   PLAN_NOT_FOUND: { ...e('43025', 'Plan order does not exist'), v3: e('25204', 'Order does not exist') },
   TPSL_NOT_FOUND: {
     ...e('43020', 'Stop profit and stop loss order does not exist'),

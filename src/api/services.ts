@@ -1,5 +1,6 @@
 /** What route handlers may use: the sequencer (writes, and the state for reads), the store
  * (history reads), the clock, the secret box and the settings. Built once in main.ts. */
+import type { PositionMode } from '../domain/position.ts';
 import type { Clock, TimeWalker } from '../ports/clock.ts';
 import type { Store } from '../ports/store.ts';
 import type { Sequencer } from '../runtime/sequencer.ts';
@@ -11,6 +12,8 @@ export interface Services {
   clock: Clock;
   box: SecretBox;
   wallNow: () => number;
+  /** The futures position mode new accounts start in (BOURSE_POSITION_MODE). */
+  newAccountPositionMode: PositionMode;
   /** Set once the market runs: advancing the simulated clock walks the feeds' path. */
   timeWalker?: TimeWalker;
 }

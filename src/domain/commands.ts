@@ -8,7 +8,7 @@ import type { Category } from './category.ts';
 import type { Instrument } from './instrument.ts';
 import type { OrderSide, OrderType, StpMode, TimeInForce } from './order.ts';
 import type { PlanPreset, PlanType, TriggerType } from './plan.ts';
-import type { HoldSide } from './position.ts';
+import type { HoldSide, PositionMode } from './position.ts';
 
 interface Base {
   timeMs: number;
@@ -20,6 +20,12 @@ export interface CreateAccount extends Base {
   parentUid: string | null;
   mode: AccountMode;
   label: string;
+  /**
+   * The futures position mode the account starts in, every product type (the edge sends the
+   * configured one, the venue's hedge mode by default). Absent — journals written before
+   * 2026-11-25, and internal accounts such as the liquidity provider's — means one-way.
+   */
+  positionMode?: PositionMode;
 }
 
 export interface CreateApiKey extends Base {
@@ -127,6 +133,13 @@ export interface OrderRequest {
   /** Futures: must match the symbol's margin mode when given. */
   marginMode?: 'crossed' | 'isolated';
   marginCoin?: string;
+  /**
+   * Futures orders that open a position: the take-profit and stop-loss it should carry. When
+   * the order first fills they become the position's pos_profit / pos_loss plans
+   * (engine/triggers/order-presets.ts). Trigger prices, not percentages.
+   */
+  takeProfit?: PlanPreset;
+  stopLoss?: PlanPreset;
 }
 
 /** Places one or more orders of one category; each item succeeds or fails on its own. */
@@ -166,6 +179,9 @@ export interface ModifyOrder extends Base {
   quantity?: string;
   price?: string;
   autoCancel: boolean;
+  /** The order's TP/SL presets: undefined keeps, null removes, a value replaces. */
+  takeProfit?: PlanPreset | null;
+  stopLoss?: PlanPreset | null;
 }
 
 /** Repays margin debt (interest first, then principal) from the wallet's own coin. */
@@ -407,6 +423,9 @@ export interface ReplaceOrder extends Base {
   quantity?: string;
   price?: string;
   newClientOid?: string;
+  /** The replacement's TP/SL presets: undefined keeps the old order's, null removes, a value replaces. */
+  takeProfit?: PlanPreset | null;
+  stopLoss?: PlanPreset | null;
 }
 
 export type Command =

@@ -8,6 +8,7 @@
  * (`live` → `filled` directly when one match fills the whole order.)
  */
 import type { Category } from './category.ts';
+import type { PlanPreset } from './plan.ts';
 
 export type OrderSide = 'buy' | 'sell';
 export type OrderType = 'limit' | 'market';
@@ -106,6 +107,9 @@ export interface FuturesOrderFields {
   marginCoin: string;
   /** Realised PnL of the order's closing fills, money units. */
   realisedPnl: bigint;
+  /** TP/SL presets as accepted (on the price grid); they become position TP/SL on the first fill. */
+  takeProfit?: PlanPreset;
+  stopLoss?: PlanPreset;
 }
 
 export function transition(order: Order, next: OrderStatus): void {

@@ -26,13 +26,18 @@
  * cut during the commit), the rebuild reads it back; a commit that becomes visible only after
  * the rebuild makes the next append collide on the journal's key, which fails and rebuilds
  * again, so memory always converges on the store.
+ *
+ * A command that throws inside the engine (a bug) is not journaled and its whole step, clock
+ * jobs included, is rolled back: the engine is rebuilt from the store once what came before
+ * it is durable (rollback.ts says how, and what callers see meanwhile).
  */
 import type { Command } from '../domain/commands.ts';
 import { fail, type Outcome } from '../domain/result-code.ts';
 import type { Exchange } from '../engine/exchange.ts';
 import { encode } from '../persistence/codec.ts';
 import type { JournalEntry, Snapshot, Store } from '../ports/store.ts';
-import { recover } from './recovery.ts';
+import { recover, type Recovered } from './recovery.ts';
+import { Rollback } from './rollback.ts';
 
 interface Waiting {
   outcome: Outcome<unknown>;
@@ -49,6 +54,8 @@ export interface SequencerOptions {
   retryMs?: { first: number; longest: number };
   /** With a store that queues appends: commands per group handed over mid-turn (default 8). */
   groupCommands?: number;
+  /** Called once for a command that threw inside the engine (its step is rolled back). */
+  onEngineError?: (error: unknown, command: Command) => void;
   /** Called as each append settles: its commands, the store's time for it, and whether it succeeded (metrics). */
   onAppended?: (commands: number, durationMs: number, ok: boolean) => void;
 }
@@ -70,6 +77,8 @@ export class Sequencer {
   private sinceSnapshot = 0;
   private snapshotting: Promise<void> | null = null;
   private stopped = false;
+  /** A command threw: its step is rolled back once everything before it is durable. */
+  private rollback: Rollback | null = null;
   private readonly durableListeners: ((entries: readonly JournalEntry[]) => void)[] = [];
 
   constructor(
@@ -121,7 +130,14 @@ export class Sequencer {
 
   submit<T>(command: Command): Promise<Outcome<T>> {
     if (this.recovering) return Promise.resolve(fail('STORE_UNAVAILABLE'));
-    const { outcome, events } = this.current.execute(command);
+    if (this.rollback) return this.rollback.defer<T>(command);
+    let executed: ReturnType<Exchange['execute']>;
+    try {
+      executed = this.current.execute(command);
+    } catch (error) {
+      return this.rollBack<T>(command, error);
+    }
+    const { outcome, events } = executed;
     this.seq += 1;
     this.entries.push({ seq: this.seq, command, events });
     const promise = new Promise<Outcome<T>>((resolve) => {
@@ -132,6 +148,38 @@ export class Sequencer {
       void this.flush();
     else this.scheduleFlush();
     return promise;
+  }
+
+  /** Starts rolling back the step of `command`, which threw; answers it SYSTEM_ERROR once done. */
+  private rollBack<T>(command: Command, error: unknown): Promise<Outcome<T>> {
+    this.options.onEngineError?.(error, command);
+    const rollback = new Rollback();
+    this.rollback = rollback;
+    if (this.entries.length > 0) this.scheduleFlush();
+    else void this.restoreIfIdle();
+    return rollback.thrown as Promise<Outcome<T>>;
+  }
+
+  /** Once nothing is queued or in flight: memory becomes the store's state, then the waiting run. */
+  private async restoreIfIdle(): Promise<void> {
+    const rollback = this.rollback;
+    if (!rollback || rollback.restoring || this.inFlight > 0 || this.entries.length > 0) return;
+    const recovered = await rollback.restore(this.store, this.options.onStoreError);
+    this.rollback = null;
+    if (recovered) {
+      this.adopt(recovered);
+      rollback.finish((command) => this.submit(command));
+    } else {
+      // The store cannot be read back: as after a failed append, refuse until it can.
+      this.recovering = true;
+      await this.rebuild();
+    }
+  }
+
+  private adopt(recovered: Recovered): void {
+    this.current = recovered.exchange;
+    this.seq = recovered.seq;
+    this.sinceSnapshot = recovered.replayed;
   }
 
   /**
@@ -187,6 +235,9 @@ export class Sequencer {
         this.entries = [];
         this.waiting = [];
         for (const item of queued) item.resolve(fail('STORE_UNAVAILABLE'));
+        // The rebuild below discards the thrown step too; what waited for it is refused.
+        this.rollback?.refuse();
+        this.rollback = null;
       }
       if (this.inFlight === 0) await this.rebuild();
       return;
@@ -204,12 +255,17 @@ export class Sequencer {
     }
     for (const item of waiting) item.resolve(item.outcome);
     if (this.entries.length > 0) this.scheduleFlush();
+    else if (this.rollback) await this.restoreIfIdle();
     if (snapshot) await this.save(snapshot);
   }
 
   private snapshotDue(): boolean {
+    // While a step is being rolled back, memory holds what the journal does not: no snapshot.
     return (
-      this.options.snapshotEvery > 0 && this.sinceSnapshot >= this.options.snapshotEvery && !this.snapshotting
+      this.options.snapshotEvery > 0 &&
+      this.sinceSnapshot >= this.options.snapshotEvery &&
+      !this.snapshotting &&
+      !this.rollback
     );
   }
 
@@ -246,7 +302,13 @@ export class Sequencer {
 
   /** Waits until everything submitted so far is durable (or answered as failed), snapshots included. */
   async drain(): Promise<void> {
-    while (this.flushScheduled || this.inFlight > 0 || this.entries.length > 0 || this.snapshotting) {
+    while (
+      this.flushScheduled ||
+      this.inFlight > 0 ||
+      this.entries.length > 0 ||
+      this.snapshotting ||
+      this.rollback
+    ) {
       if (this.snapshotting) await this.snapshotting;
       else await new Promise((resolve) => setImmediate(resolve));
     }
@@ -258,10 +320,7 @@ export class Sequencer {
     for (let attempt = 0; !this.stopped; attempt += 1) {
       try {
         await this.store.resume?.();
-        const recovered = await recover(this.store);
-        this.current = recovered.exchange;
-        this.seq = recovered.seq;
-        this.sinceSnapshot = recovered.replayed;
+        this.adopt(await recover(this.store));
         this.failed = false;
         this.recovering = false;
         this.options.onRecovered?.(this.seq);

@@ -153,6 +153,21 @@ test('create api key when an input is invalid answers 40020 and makes no key', a
   assert.equal(missing.body?.code, '40034');
 });
 
+test('create api key when a permission is a prototype name answers 40020 and makes no key', async () => {
+  const { uid } = await operator.createAccount();
+  for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'prototype']) {
+    const response = await operator.call('POST', `/admin/v1/accounts/${uid}/api-keys`, {
+      permissions: ['spot_trade', name],
+    });
+    assert.deepEqual(
+      [response.status, response.body?.code, response.body?.msg],
+      [400, '40020', 'Parameter permissions error'],
+      name,
+    );
+  }
+  assert.deepEqual((await operator.getAccount(uid)).apiKeys, []);
+});
+
 test('deposit when made shows in the account and returns a record id and txId', async () => {
   const { uid } = await operator.createAccount();
   const first = await operator.deposit(uid, { coin: 'USDT', amount: '1000.5' });

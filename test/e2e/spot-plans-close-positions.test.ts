@@ -27,8 +27,10 @@ let server: TestServer;
 let operator: OperatorClient;
 
 before(async () => {
-  // Only what the test support turns off (feed, liquidity) is set back to its default.
-  server = await startTestServer({ env: { BOURSE_FEED: DEFAULT_FEED, BOURSE_LIQUIDITY: 'on' } });
+  // The defaults: the sim feed, the liquidity provider, new accounts in hedge mode.
+  server = await startTestServer({
+    env: { BOURSE_FEED: DEFAULT_FEED, BOURSE_LIQUIDITY: 'on', BOURSE_POSITION_MODE: undefined },
+  });
   operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
   await server.market.liquidity.requote();
 });
@@ -236,7 +238,8 @@ test('futuresFlashClosePositions and ccxt closePosition close classic positions 
 test('RestClientV3 closeAllPositions and ccxt closePosition close unified positions at the house', async () => {
   await setPrice('USDT-FUTURES', 60000);
   const exchange = await ccxtFor('unified', [['unified', 'USDT', '10000']]);
-  await exchange.createOrder('BTC/USDT:USDT', 'market', 'buy', 0.01);
+  // Hedge mode (a new account's): ccxt sends posSide when `hedged`; the close takes both sides.
+  await exchange.createOrder('BTC/USDT:USDT', 'market', 'buy', 0.01, undefined, { hedged: true });
   const closed = await exchange.closePosition('BTC/USDT:USDT');
   assert.ok(closed.id);
   assert.deepEqual(await exchange.fetchPositions(['BTC/USDT:USDT']), []);
@@ -252,6 +255,7 @@ test('RestClientV3 closeAllPositions and ccxt closePosition close unified positi
     category: 'USDT-FUTURES',
     symbol: 'BTCUSDT',
     side: 'sell',
+    posSide: 'short',
     orderType: 'market',
     qty: '0.01',
   });

@@ -29,7 +29,7 @@ export function allRoutes(services: Services): Route[] {
     ...marketSpotRoutes(services),
     ...marketMixRoutes(services),
     ...marketV3Routes(services),
-    ...accountInfoRoutes(),
+    ...accountInfoRoutes(services),
     ...v3TradeRoutes(services),
     ...v3FuturesRoutes(services),
     ...v3AccountRoutes(services),

@@ -10,26 +10,21 @@
  * was refused (balance, band, a duplicate newClientOid), `success: "failure"`, `orderId`
  * null and the venue's message. The single endpoint answers an error that changed nothing
  * (unknown order, bad field) with the error envelope; a batch item carries it as its failure.
- * Spot TP/SL presets (`presetTakeProfitPrice`, …) are refused, never dropped.
+ * Spot TP/SL presets (`presetTakeProfitPrice`, …) are refused as on place-order (40020,
+ * SPOT_TPSL_UNSUPPORTED), never dropped.
  */
 import type { ReplaceOrder } from '../../domain/commands.ts';
 import { CLIENT_OID_PATTERN } from '../../domain/order.ts';
 import type { ReplaceResult } from '../../engine/trading/replace.ts';
-import { asObject, optionalDecimal, optionalString, requiredDecimal, requiredString } from '../params.ts';
+import { asObject, optionalString, requiredDecimal, requiredString } from '../params.ts';
 import { caller, reject, Rejected, type ApiRequest, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
 import { submit } from './futures-service.ts';
 import { failureText } from './order-input.ts';
-import { isZero } from './plan-input.ts';
+import { refuseSpotTpsl } from './preset-input.ts';
 import { signedRoutes } from './route-kit.ts';
 
 const MAX_BATCH = 50;
-const PRESET_FIELDS = [
-  'presetTakeProfitPrice',
-  'executeTakeProfitPrice',
-  'presetStopLossPrice',
-  'executeStopLossPrice',
-];
 
 type Replace = Omit<ReplaceOrder, 'type' | 'timeMs' | 'uid'>;
 
@@ -38,7 +33,7 @@ function parseReplace(item: unknown): Replace {
   const symbol = requiredString(fields, 'symbol').toUpperCase();
   const price = requiredDecimal(fields, 'price');
   const quantity = requiredDecimal(fields, 'size');
-  for (const name of PRESET_FIELDS) if (!isZero(optionalDecimal(fields, name))) reject('PARAM_ERROR', name);
+  refuseSpotTpsl(fields);
   const orderId = optionalString(fields, 'orderId');
   const clientOid = optionalString(fields, 'clientOid');
   if (!orderId && !clientOid) reject('PARAM_EMPTY', 'orderId');

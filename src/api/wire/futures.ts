@@ -30,6 +30,21 @@ function v2TradeSide(order: OrderView): string {
   return `${prefix}${order.side}_single`;
 }
 
+/**
+ * The order's TP/SL presets in v2 mix terms: trigger prices ('' when none) and, as newer rows
+ * do, their trigger sources (`presetStopSurplusType` / `presetStopLossType`).
+ */
+export function v2PresetFields(order: OrderView): Record<string, string> {
+  const takeProfit = order.futures?.takeProfit;
+  const stopLoss = order.futures?.stopLoss;
+  return {
+    presetStopSurplusPrice: takeProfit?.triggerPrice ?? '',
+    presetStopLossPrice: stopLoss?.triggerPrice ?? '',
+    presetStopSurplusType: takeProfit?.triggerType ?? '',
+    presetStopLossType: stopLoss?.triggerType ?? '',
+  };
+}
+
 export function v2MixOrder(order: OrderView, statusKey: 'state' | 'status'): Record<string, unknown> {
   const futures = order.futures;
   return {
@@ -47,8 +62,7 @@ export function v2MixOrder(order: OrderView, statusKey: 'state' | 'status'): Rec
     totalProfits: futures?.realisedPnl ?? '0',
     posSide: futures?.posMode === 'hedge_mode' ? futures.holdSide : 'net',
     marginCoin: futures?.marginCoin ?? '',
-    presetStopSurplusPrice: '',
-    presetStopLossPrice: '',
+    ...v2PresetFields(order),
     quoteVolume: order.cumExecValue,
     orderType: order.orderType,
     leverage: futures?.leverage ?? '',

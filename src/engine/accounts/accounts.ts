@@ -21,6 +21,7 @@ export function createAccount(context: Context, command: CreateAccount): Outcome
     mode: command.mode,
     label: command.label,
     createdTimeMs: context.nowMs,
+    ...(command.positionMode ? { positionMode: command.positionMode } : {}),
   };
   state.accounts.set(uid, account);
   context.emit({ type: 'AccountCreated', account: { ...account } });

@@ -19,6 +19,7 @@ import { cancelOpenOrder, type ItemResult } from '../trading/cancel.ts';
 import { execute, openOrder } from '../trading/place.ts';
 import type { TradingContext } from '../trading/trading-context.ts';
 import type { ValidOrder } from '../trading/validate.ts';
+import { checkOrderPresets, setOrderPresets } from '../triggers/order-presets.ts';
 import { tradingWallet } from '../trading/wallets.ts';
 import { markPrice } from './mark.ts';
 import { openReserve } from './reserve.ts';
@@ -135,6 +136,8 @@ export function placeFuturesOne(
       : (instrument.marginCoins[0] ?? instrument.quoteCoin);
   const wallet = tradingWallet(state, uid, command.category);
   const { holdSide, tradeSide, posMode } = intent.value;
+  const presets = checkOrderPresets(trading, valid, request, intent.value);
+  if (!presets.ok) return failed(presets);
   const crossed = settings.marginMode === 'crossed';
   const leverage = crossed
     ? settings.crossLeverage
@@ -198,6 +201,7 @@ export function placeFuturesOne(
     marginCoin: coin,
     realisedPnl: 0n,
   };
+  setOrderPresets(trading, order, presets.value);
   execute(trading, valid, order);
   return replaced
     ? ({ orderId: '', clientOid: order.clientOid, replaced: true } as ItemResult)

@@ -5,6 +5,7 @@
  */
 import { isInverse, type Category } from '../../domain/category.ts';
 import type { Instrument } from '../../domain/instrument.ts';
+import { nameTable } from '../../domain/name-table.ts';
 
 function blank(category: Category, symbol: string, baseCoin: string, quoteCoin: string): Instrument {
   return {
@@ -228,9 +229,9 @@ export function defaultCatalogue(): Instrument[] {
 }
 
 /** Index prices a fresh server starts from, so that price bands and margin work at once. */
-export const DEFAULT_INDEX_PRICES: Record<string, string> = {
+export const DEFAULT_INDEX_PRICES: Readonly<Record<string, string>> = nameTable({
   BTC: '60000',
   ETH: '3000',
   SBTC: '60000',
   SETH: '3000',
-};
+});

@@ -76,6 +76,13 @@ export function placeOne(
   if (!limits.ok) return { orderId: '', clientOid, ...limits };
   if (!state.accounts.has(uid)) return { orderId: '', clientOid, ...fail('ACCOUNT_NOT_FOUND', uid) };
   if (isFutures(command.category)) return placeFuturesOne(trading, uid, command, request, valid);
+  // Spot TP/SL would need spot plan orders, which do not exist: refused, never dropped.
+  if (request.takeProfit || request.stopLoss)
+    return {
+      orderId: '',
+      clientOid,
+      ...fail('SPOT_TPSL_UNSUPPORTED', request.takeProfit ? 'takeProfit' : 'stopLoss'),
+    };
   const wallet = tradingWallet(state, uid, command.category);
   const hold = holdFor(valid, request.side);
   const held = placeHold(context, uid, wallet, valid.instrument, hold);

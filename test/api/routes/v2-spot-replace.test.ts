@@ -79,7 +79,13 @@ test('cancel-replace-order when nothing can change answers the error and keeps t
     [{ ...base, symbol: 'ETHUSDT' }, ['43001', 'The order does not exist']],
     [{ ...base, price: undefined }, ['40019', 'Parameter price cannot be empty']],
     [{ ...base, orderId: undefined }, ['40019', 'Parameter orderId cannot be empty']],
-    [{ ...base, presetTakeProfitPrice: '65000' }, ['40020', 'Parameter presetTakeProfitPrice error']],
+    [
+      { ...base, presetTakeProfitPrice: '65000' },
+      [
+        '40020',
+        'Parameter presetTakeProfitPrice error: spot take-profit and stop-loss orders are not supported',
+      ],
+    ],
     [{ ...base, newClientOid: 'a b' }, ['40020', 'Parameter newClientOid error']],
   ];
   for (const [body, expected] of cases) {
