@@ -6,6 +6,7 @@
  *   spotModifyPlanOrder, spotCancelPlanOrder, spotCancelPlanOrders, getSpotHistoricPlanOrders,
  *   getSpotPlanSubOrder, spotCancelandSubmitOrder, spotBatchCancelandSubmitOrder,
  *   futuresFlashClosePositions; RestClientV3: closeAllPositions;
+ * - ccxt.pro bitget: watchOrders with trigger on a spot symbol (the SPOT orders-algo channel);
  * - ccxt bitget: createOrder with triggerPrice on spot (place-plan-order), fetchOpenOrders /
  *   editOrder / cancelOrder / cancelAllOrders / fetchCanceledOrders with trigger, editOrder on
  *   spot (cancel-replace-order),
@@ -35,7 +36,12 @@ before(async () => {
   await server.market.liquidity.requote();
 });
 
-after(() => server.close());
+const exchanges: { close(): Promise<unknown> }[] = [];
+
+after(async () => {
+  for (const exchange of exchanges) await exchange.close();
+  await server.close();
+});
 
 /** The operator's index, then what the server's timers would do next, done now. */
 async function setPrice(category: string, indexPrice: number): Promise<void> {
@@ -200,6 +206,59 @@ test('ccxt places, lists, edits and cancels a spot trigger order and edits a spo
   assert.notEqual(moved.id, resting.id);
   const [now] = await exchange.fetchOpenOrders('BTC/USDT');
   assert.deepEqual([now?.id, now?.price, now?.amount], [moved.id, 55500, 0.02]);
+});
+
+/** Polls `find` every 20 ms, at most 250 times. */
+async function until<T>(find: () => T | undefined | false, what: string): Promise<T> {
+  for (let attempt = 0; attempt < 250; attempt += 1) {
+    const found = find();
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`no ${what}`);
+}
+
+test('ccxt.pro watchOrders with trigger on spot sees a spot plan placed and cancelled', async () => {
+  const key = await account('classic', [['spot', 'BTC', '0.1']]);
+  const exchange = new ccxt.pro.bitget({
+    apiKey: key.apiKey,
+    secret: key.secretKey,
+    password: key.passphrase,
+  });
+  exchanges.push(exchange);
+  const ws = server.url.replace(/^http/, 'ws');
+  const urls = exchange.urls as { api: Record<string, unknown> };
+  urls.api = Object.fromEntries(
+    Object.keys(urls.api).map((section) => [
+      section,
+      section === 'ws' ? { public: `${ws}/v2/ws/public`, private: `${ws}/v2/ws/private` } : server.url,
+    ]),
+  );
+  // ccxt needs this once for plain ws:// URLs (docs/clients.md).
+  await exchange.loadHttpProxyAgent();
+  await exchange.loadMarkets();
+  const acked: string[] = [];
+  const pro = exchange as unknown as {
+    handleSubscriptionStatus(client: unknown, message: { arg?: { channel?: string } }): unknown;
+    triggerOrders?: { id: string; status: string; triggerPrice: number }[];
+  };
+  const handle = pro.handleSubscriptionStatus.bind(exchange);
+  pro.handleSubscriptionStatus = (client, message) => {
+    acked.push(String(message.arg?.channel));
+    return handle(client, message);
+  };
+  void exchange.watchOrders('BTC/USDT', undefined, undefined, { trigger: true }).catch(() => undefined);
+  await until(() => acked.includes('orders-algo'), 'the orders-algo acknowledgement');
+  const placed = await exchange.createOrder('BTC/USDT', 'market', 'sell', 0.01, undefined, {
+    triggerPrice: 45000,
+  });
+  const seen = await until(() => pro.triggerOrders?.find((order) => order.id === placed.id), 'the plan push');
+  assert.deepEqual([seen.status, seen.triggerPrice], ['open', 45000]);
+  await exchange.cancelOrder(String(placed.id), 'BTC/USDT', { trigger: true });
+  await until(
+    () => pro.triggerOrders?.find((order) => order.id === placed.id && order.status === 'canceled'),
+    'the cancellation push',
+  );
 });
 
 test('futuresFlashClosePositions and ccxt closePosition close classic positions at the house', async () => {
