@@ -56,6 +56,7 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
   AUTH_FAILURES_LIMITED: e('429', 'Too Many Requests', 429),
   SYSTEM_ERROR: e('45001', 'Unknown error', 500),
   STORE_UNAVAILABLE: e('40725', 'service return an error', 503),
+  SERVICE_RESETTING: e('40015', 'System is abnormal, please try again later', 503),
   SERVER_NOT_READY: e('40015', 'System is abnormal, please try again later', 503),
   OPERATOR_UNAUTHORIZED: e('40001', 'operator token missing or wrong', 401),
   ACCOUNT_NOT_FOUND: e('40034', 'Parameter {0} does not exist'),

@@ -47,6 +47,15 @@ export interface ModifyApiKey extends Base {
   ipList?: string[];
   label?: string;
   passphraseHash?: string;
+  /** true freezes the key (every request with it is refused), false lets it work again. */
+  frozen?: boolean;
+}
+
+/** Deletes an API key for good (the operator's revoke). */
+export interface RevokeApiKey extends Base {
+  type: 'RevokeApiKey';
+  uid: string;
+  apiKey: string;
 }
 
 /** Operator deposit: coins enter the system (`amount` in minor units). */
@@ -439,6 +448,7 @@ export type Command =
   | SetKycResult
   | CreateApiKey
   | ModifyApiKey
+  | RevokeApiKey
   | Deposit
   | Withdraw
   | AddInstrument

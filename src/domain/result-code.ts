@@ -34,6 +34,7 @@ export const RESULT_CODES = [
   // service
   'SYSTEM_ERROR',
   'STORE_UNAVAILABLE',
+  'SERVICE_RESETTING',
   'SERVER_NOT_READY',
   'OPERATOR_UNAUTHORIZED',
   // accounts, wallets, instruments

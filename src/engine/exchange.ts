@@ -12,7 +12,7 @@ import type { AdvanceClock, Command, PricePathStream } from '../domain/commands.
 import type { EngineEvent } from '../domain/events.ts';
 import { CLIENT_OID_WINDOW_MS } from '../domain/order.ts';
 import { ok, type Outcome } from '../domain/result-code.ts';
-import { createAccount, createApiKey, modifyApiKey } from './accounts/accounts.ts';
+import { createAccount, createApiKey, modifyApiKey, revokeApiKey } from './accounts/accounts.ts';
 import { deposit, withdraw } from './accounts/external-flows.ts';
 import { createContext } from './context.ts';
 import { rebuildOpenOrderCounts } from './trading/trading-context.ts';
@@ -59,6 +59,8 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
       return createApiKey(context, command);
     case 'ModifyApiKey':
       return modifyApiKey(context, command);
+    case 'RevokeApiKey':
+      return revokeApiKey(context, command);
     case 'Deposit':
       return deposit(context, command);
     case 'Withdraw':

@@ -47,7 +47,7 @@ function standingIn(state: EngineState, apiKey: string): LoggedIn | WsError {
   const standing = standingOf(state, apiKey);
   if (!('refused' in standing)) return standing;
   return standing.refused === 'USER_STATUS_ABNORMAL'
-    ? wsError(WS_CODES.LOGIN_FAILED, 'login failed: account frozen')
+    ? wsError(WS_CODES.LOGIN_FAILED, `login failed: ${standing.frozen} frozen`)
     : wsError(WS_CODES.INVALID_ACCESS_KEY, 'Invalid ACCESS_KEY');
 }
 
