@@ -133,7 +133,7 @@ export interface OrderRequest {
   timeInForce: TimeInForce;
   stpMode: StpMode;
   price?: string;
-  /** Base quantity (limit, market sell) or quote amount (market buy), as the spec defines. */
+  /** Base quantity (limit, market sell) or quote amount (market buy), as the venue defines. */
   quantity: string;
   /** Futures: the position side (hedge mode; v3 posSide). `side` is always the trade direction. */
   posSide?: 'long' | 'short';
