@@ -93,7 +93,7 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   MODIFY_UNCHANGED: 'Modify with the price and size the order already has.',
   TIME_RANGE_INVALID: 'A query window over its maximum span or older than the history kept.',
   SPOT_TPSL_UNSUPPORTED:
-    'Spot or margin order with TP/SL presets (presetTakeProfitPrice, takeProfit, …) or tpslType=tpsl: spot TP/SL orders do not exist here.',
+    'Spot or margin order with TP/SL presets (presetTakeProfitPrice, takeProfit, …) or tpslType=tpsl: TP/SL is not attached to spot orders (spot trigger orders are place-plan-order).',
   NO_DEBT: 'Repay of a coin that has no debt.',
   OPEN_SIZE_EXCEEDED: 'Not enough free margin for the opening reserve, or the position limit per symbol.',
   POSITION_INSUFFICIENT: 'A close larger than the position (or its size not locked by other closes).',
@@ -104,6 +104,7 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   LEVERAGE_INVALID: 'Leverage outside minLeverage..maxLeverage.',
   MARGIN_MODE_MISMATCH: "The order's marginMode differs from the symbol's setting.",
   REDUCE_ONLY_REPLACED: 'Reserved: a reduce-only order replaced older ones (answered with orderId null).',
+  NO_POSITION_TO_CLOSE: 'close-positions found no open position of the product line (symbol, side) asked.',
 };
 
 function cell(text: string): string {

@@ -191,6 +191,10 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
       'Reduce-only orders will only reduce your position; please cancel or modify existing orders before placing a new one',
     ),
   },
+  NO_POSITION_TO_CLOSE: {
+    ...e('22002', 'No position to close'),
+    v3: e('25227', 'No position available to close'),
+  },
   NO_DEBT: { ...e('40020', 'Parameter {0} error'), v3: e('25200', '{0} validation error') },
   SPOT_TPSL_UNSUPPORTED: {
     ...e('40020', 'Parameter {0} error: spot take-profit and stop-loss orders are not supported'),
@@ -201,7 +205,10 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
     ...e('43020', 'Stop profit and stop loss order does not exist'),
     v3: e('25204', 'Order does not exist'),
   },
-  PLAN_LIMIT_REACHED: e('40889', 'The plan order of this contract has reached the upper limit'),
+  PLAN_LIMIT_REACHED: {
+    ...e('40889', 'The plan order of this contract has reached the upper limit'),
+    'v2-spot': e('43071', 'Trigger order limit for a single trading pair is {0}'),
+  },
   TPSL_LIMIT_REACHED: {
     ...e('40890', 'The order of stop-profit and stop-loss for this contract has reached the upper limit'),
     v3: e('25211', 'Exceeds the limit of {0} maximum orders'),

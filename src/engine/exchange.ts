@@ -33,6 +33,7 @@ import { modifyOrder } from './trading/modify.ts';
 import { replaceOrder } from './trading/replace.ts';
 import { placeOrders } from './trading/place.ts';
 import { finish, tradingContext, type TradingContext } from './trading/trading-context.ts';
+import { closePositions } from './futures/close-positions.ts';
 import { settleDeliveriesDue } from './futures/delivery.ts';
 import { settleFundingDue, setFundingRate } from './futures/funding.ts';
 import { enforceFuturesRisk } from './futures/liquidation.ts';
@@ -90,6 +91,8 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
       return modifyOrder(trading, command);
     case 'ReplaceOrder':
       return replaceOrder(trading, command);
+    case 'ClosePositions':
+      return closePositions(trading, command);
     case 'RepayDebt':
       return repayDebt(context, command);
     case 'TransferFunds':
