@@ -218,18 +218,30 @@ export function Market({ instType, symbol }: { instType: string; symbol: string 
       <div class="market-head" id="market-head">
         <h2>{symbol}</h2>
         <dl>
-          <dt>Last</dt>
-          <dd data-field="last">{ticker?.last}</dd>
-          <dt>24 h</dt>
-          <dd class={signClass(ticker?.change24h)}>{percent(ticker?.change24h)}</dd>
-          <dt>Index</dt>
-          <dd data-field="index">{ticker?.indexPrice || '—'}</dd>
-          <dt>Mark</dt>
-          <dd data-field="mark">{ticker?.markPrice || '—'}</dd>
-          <dt>Funding</dt>
-          <dd>{ticker?.fundingRate ? percent(ticker.fundingRate) : '—'}</dd>
-          <dt>Volume 24 h</dt>
-          <dd>{ticker?.baseVolume}</dd>
+          <div>
+            <dt>Last</dt>
+            <dd data-field="last">{ticker?.last}</dd>
+          </div>
+          <div>
+            <dt>24 h</dt>
+            <dd class={signClass(ticker?.change24h)}>{percent(ticker?.change24h)}</dd>
+          </div>
+          <div>
+            <dt>Index</dt>
+            <dd data-field="index">{ticker?.indexPrice || '—'}</dd>
+          </div>
+          <div>
+            <dt>Mark</dt>
+            <dd data-field="mark">{ticker?.markPrice || '—'}</dd>
+          </div>
+          <div>
+            <dt>Funding</dt>
+            <dd>{ticker?.fundingRate ? percent(ticker.fundingRate) : '—'}</dd>
+          </div>
+          <div>
+            <dt>Volume 24 h</dt>
+            <dd>{ticker?.baseVolume}</dd>
+          </div>
         </dl>
       </div>
       <div class="market-grid">
