@@ -13,6 +13,7 @@ import { accountRoutes } from './account-routes.ts';
 import { activityRoutes } from './activity-routes.ts';
 import { brokerageAdminRoutes } from './brokerage-routes.ts';
 import { keyRoutes } from './key-routes.ts';
+import { ledgerRoutes } from './ledger-routes.ts';
 import { parseInstrumentFields } from './instrument-input.ts';
 
 export function adminRoutes(services: Services): Route[] {
@@ -97,5 +98,6 @@ export function adminRoutes(services: Services): Route[] {
     ...keyRoutes(services),
     ...activityRoutes(services),
     ...brokerageAdminRoutes(services),
+    ...ledgerRoutes(services),
   ];
 }
