@@ -11,6 +11,7 @@ import type { MarketConfig } from './market/index.ts';
 import { parseLiquidityConfig } from './market/liquidity.ts';
 import { parseWsConfig, type WsConfig } from './api/ws/config.ts';
 import type { PositionMode } from './domain/position.ts';
+import { parseDemoCredentials, type DemoCredentials } from './demo-credentials.ts';
 import { parseMetricsSettings, type MetricsSettings } from './api/health-routes.ts';
 
 export interface Config {
@@ -30,6 +31,8 @@ export interface Config {
   snapshotEvery: number;
   trustProxy: boolean;
   seedDemo: boolean;
+  /** Fixed demo key, secret and passphrase (BOURSE_DEMO_*); undefined: random ones. */
+  demoCredentials: DemoCredentials | undefined;
   /** postgres://… selects the PostgreSQL store; unset, the SQLite file in dataDir. */
   databaseUrl: string | undefined;
   /** SQLite writes in a writer thread (default) or inline on the event loop (BOURSE_SQLITE_WRITER). */
@@ -98,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const port = integer(env.PORT, 8080, 'PORT');
   if (port > 65535) throw new Error('PORT must be at most 65535');
+  const seedDemo = flag(env.BOURSE_SEED_DEMO, true, 'BOURSE_SEED_DEMO');
   return {
     host: env.HOST || '127.0.0.1',
     port,
@@ -112,7 +116,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     positionMode: positionMode(env.BOURSE_POSITION_MODE),
     snapshotEvery: integer(env.BOURSE_SNAPSHOT_EVERY, 100_000, 'BOURSE_SNAPSHOT_EVERY'),
     trustProxy: flag(env.BOURSE_TRUST_PROXY, false, 'BOURSE_TRUST_PROXY'),
-    seedDemo: flag(env.BOURSE_SEED_DEMO, true, 'BOURSE_SEED_DEMO'),
+    seedDemo,
+    demoCredentials: parseDemoCredentials(env, seedDemo),
     databaseUrl: databaseUrl(env.BOURSE_DATABASE_URL),
     sqliteWriter: sqliteWriter(env.BOURSE_SQLITE_WRITER),
     httpFastPath: flag(env.BOURSE_HTTP_FAST_PATH, true, 'BOURSE_HTTP_FAST_PATH'),

@@ -5,6 +5,7 @@ import type { Clock, TimeWalker } from '../ports/clock.ts';
 import type { Store } from '../ports/store.ts';
 import type { Sequencer } from '../runtime/sequencer.ts';
 import type { SecretBox } from '../security/secrets.ts';
+import type { RequestGate } from './request-gate.ts';
 
 export interface Services {
   sequencer: Sequencer;
@@ -14,6 +15,10 @@ export interface Services {
   wallNow: () => number;
   /** The futures position mode new accounts start in (BOURSE_POSITION_MODE). */
   newAccountPositionMode: PositionMode;
+  /** Admission of requests; closed while the operator resets the venue (src/admin/reset.ts). */
+  gate?: RequestGate;
+  /** The operator's reset, once the server is up (src/admin/reset.ts); absent before. */
+  reset?: () => Promise<unknown>;
   /** Set once the market runs: advancing the simulated clock walks the feeds' path. */
   timeWalker?: TimeWalker;
 }

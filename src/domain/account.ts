@@ -49,6 +49,8 @@ export interface ApiKeyRecord {
   ipList: string[];
   label: string;
   createdTimeMs: number;
+  /** Set by the operator: every request and WebSocket login with the key is refused (40013). */
+  frozen?: boolean;
 }
 
 export const READ_ONLY_PERMISSIONS = [
@@ -106,7 +108,10 @@ export const DEFAULT_PERMISSIONS: readonly string[] = [
   'chow',
 ];
 
-/** Turns perm names and/or permission codes into the set of codes a key holds. */
+/**
+ * Turns perm names and/or permission codes into the set of codes a key holds; null when one
+ * is neither. Names are looked up as own keys only, so `constructor` or `__proto__` is unknown.
+ */
 export function permissionCodesOf(values: readonly string[]): string[] | null {
   const codes = new Set<string>();
   for (const value of values) {

@@ -8,7 +8,7 @@ import type { Category } from './category.ts';
 import type { Instrument } from './instrument.ts';
 import type { OrderSide, OrderType, StpMode, TimeInForce } from './order.ts';
 import type { PlanPreset, PlanType, TriggerType } from './plan.ts';
-import type { PositionMode } from './position.ts';
+import type { HoldSide, PositionMode } from './position.ts';
 
 interface Base {
   timeMs: number;
@@ -47,6 +47,15 @@ export interface ModifyApiKey extends Base {
   ipList?: string[];
   label?: string;
   passphraseHash?: string;
+  /** true freezes the key (every request with it is refused), false lets it work again. */
+  frozen?: boolean;
+}
+
+/** Deletes an API key for good (the operator's revoke). */
+export interface RevokeApiKey extends Base {
+  type: 'RevokeApiKey';
+  uid: string;
+  apiKey: string;
 }
 
 /** Operator deposit: coins enter the system (`amount` in minor units). */
@@ -124,7 +133,7 @@ export interface OrderRequest {
   timeInForce: TimeInForce;
   stpMode: StpMode;
   price?: string;
-  /** Base quantity (limit, market sell) or quote amount (market buy), as the spec defines. */
+  /** Base quantity (limit, market sell) or quote amount (market buy), as the venue defines. */
   quantity: string;
   /** Futures: the position side (hedge mode; v3 posSide). `side` is always the trade direction. */
   posSide?: 'long' | 'short';
@@ -329,6 +338,10 @@ export interface PlanRequest {
   callbackRatio?: string;
   takeProfit?: PlanPreset;
   stopLoss?: PlanPreset;
+  /** Spot plans: `size` in base coin (`amount`, the default) or quote coin (`total`). */
+  sizeUnit?: 'amount' | 'total';
+  /** Spot plans: the time in force of the limit order it places (gtc by default). */
+  timeInForce?: TimeInForce;
 }
 
 /** Places plan orders; all items stand or fall together (a TP and SL pair is one request). */
@@ -352,6 +365,8 @@ export interface CancelPlanOrders extends Base {
   uid: string;
   category: Category;
   symbol?: string;
+  /** Only plans of these symbols (absent: `symbol`, else any). */
+  symbols?: string[];
   /** Only plans of these types (empty: any type). */
   planTypes: PlanType[];
   items?: PlanReference[];
@@ -380,6 +395,8 @@ export interface ModifyPlanOrder extends Base {
   size?: string;
   /** Limit price of the order it places ('' or '0' turns a limit plan into a market plan: not allowed). */
   price?: string;
+  /** Spot plans: a new order type (limit needs `price`). */
+  orderType?: OrderType;
   callbackRatio?: string;
   triggerPrice?: string;
   triggerType?: TriggerType;
@@ -392,6 +409,18 @@ export interface SetAssetMode extends Base {
   type: 'SetAssetMode';
   uid: string;
   assetMode: 'single' | 'union';
+}
+
+/**
+ * Closes the account's positions of a product line at market (one order per position, at the
+ * book): all of them, those of `symbol`, and only the `holdSide` side when given.
+ */
+export interface ClosePositions extends Base {
+  type: 'ClosePositions';
+  uid: string;
+  category: Category;
+  symbol?: string;
+  holdSide?: HoldSide;
 }
 
 /** v2 futures modify: cancel the open order and place its replacement, in one step. */
@@ -419,6 +448,7 @@ export type Command =
   | SetKycResult
   | CreateApiKey
   | ModifyApiKey
+  | RevokeApiKey
   | Deposit
   | Withdraw
   | AddInstrument
@@ -430,6 +460,7 @@ export type Command =
   | CancelAllOrders
   | ModifyOrder
   | ReplaceOrder
+  | ClosePositions
   | RepayDebt
   | SetLeverage
   | SetMarginMode

@@ -34,6 +34,7 @@ export const RESULT_CODES = [
   // service
   'SYSTEM_ERROR',
   'STORE_UNAVAILABLE',
+  'SERVICE_RESETTING',
   'SERVER_NOT_READY',
   'OPERATOR_UNAUTHORIZED',
   // accounts, wallets, instruments
@@ -81,6 +82,7 @@ export const RESULT_CODES = [
   'LEVERAGE_INVALID',
   'MARGIN_MODE_MISMATCH',
   'REDUCE_ONLY_REPLACED',
+  'NO_POSITION_TO_CLOSE',
   // plan orders (triggers, trailing stops, TP/SL)
   'PLAN_NOT_FOUND',
   'TPSL_NOT_FOUND',

@@ -30,10 +30,15 @@
  * A command that throws inside the engine (a bug) is not journaled and its whole step, clock
  * jobs included, is rolled back: the engine is rebuilt from the store once what came before
  * it is durable (rollback.ts says how, and what callers see meanwhile).
+ *
+ * `replace` (the operator's reset, src/admin/reset.ts) swaps in a new engine and the store's
+ * whole contents at once: new commands are refused (SERVICE_RESETTING) while it runs, the
+ * store replaces everything in one transaction, and memory follows what the store then holds.
  */
 import type { Command } from '../domain/commands.ts';
-import { fail, type Outcome } from '../domain/result-code.ts';
+import { fail, ok, type Outcome } from '../domain/result-code.ts';
 import type { Exchange } from '../engine/exchange.ts';
+import { stateHash } from '../engine/state-hash.ts';
 import { encode } from '../persistence/codec.ts';
 import type { JournalEntry, Snapshot, Store } from '../ports/store.ts';
 import { recover, type Recovered } from './recovery.ts';
@@ -72,6 +77,8 @@ export class Sequencer {
   /** A partial group goes when fewer appends than this are in flight. */
   private readonly partialBeside: number;
   private recovering = false;
+  /** `replace` is running: new commands are refused. */
+  private replacing = false;
   /** An append failed: in-flight ones settle (failing), then the engine is rebuilt. */
   private failed = false;
   private sinceSnapshot = 0;
@@ -130,6 +137,7 @@ export class Sequencer {
 
   submit<T>(command: Command): Promise<Outcome<T>> {
     if (this.recovering) return Promise.resolve(fail('STORE_UNAVAILABLE'));
+    if (this.replacing) return Promise.resolve(fail('SERVICE_RESETTING'));
     if (this.rollback) return this.rollback.defer<T>(command);
     let executed: ReturnType<Exchange['execute']>;
     try {
@@ -177,9 +185,7 @@ export class Sequencer {
   }
 
   private adopt(recovered: Recovered): void {
-    this.current = recovered.exchange;
-    this.seq = recovered.seq;
-    this.sinceSnapshot = recovered.replayed;
+    this.install(recovered.exchange, recovered.seq, recovered.replayed);
   }
 
   /**
@@ -312,6 +318,54 @@ export class Sequencer {
       if (this.snapshotting) await this.snapshotting;
       else await new Promise((resolve) => setImmediate(resolve));
     }
+  }
+
+  /**
+   * Makes `exchange` the engine and the store's contents the journal `entries` that built it
+   * (seq 1…n), as one step: new commands are refused with SERVICE_RESETTING from the call on;
+   * once everything submitted before is durable (or failed), `Store.replaceAll` writes the
+   * entries in one transaction, and `exchange` takes over at their last sequence number. If
+   * the store fails, memory is reloaded from what it holds, all the old state or all the new:
+   * the outcome is OK only if that is the new one. A store that cannot even be read then is
+   * rebuilt from in the background, as after a failed append (STORE_UNAVAILABLE meanwhile).
+   */
+  async replace(exchange: Exchange, entries: readonly JournalEntry[]): Promise<Outcome<null>> {
+    if (this.replacing) return fail('SERVICE_RESETTING');
+    if (this.recovering) return fail('STORE_UNAVAILABLE');
+    this.replacing = true;
+    try {
+      await this.drain();
+      if (this.recovering) return fail('STORE_UNAVAILABLE');
+      try {
+        await this.store.replaceAll(entries);
+      } catch (error) {
+        this.options.onStoreError?.(error);
+        return (await this.reload(exchange)) ? ok(null) : fail('STORE_UNAVAILABLE');
+      }
+      this.install(exchange, entries.length, entries.length);
+      return ok(null);
+    } finally {
+      this.replacing = false;
+    }
+  }
+
+  /** After a failed replace: memory from the store; true when it holds `candidate`'s state. */
+  private async reload(candidate: Exchange): Promise<boolean> {
+    try {
+      const recovered = await recover(this.store);
+      this.adopt(recovered);
+      return stateHash(recovered.exchange.state) === stateHash(candidate.state);
+    } catch (error) {
+      this.options.onStoreError?.(error);
+      void this.rebuild();
+      return false;
+    }
+  }
+
+  private install(exchange: Exchange, seq: number, sinceSnapshot: number): void {
+    this.current = exchange;
+    this.seq = seq;
+    this.sinceSnapshot = sinceSnapshot;
   }
 
   private async rebuild(): Promise<void> {

@@ -37,6 +37,15 @@ const ROUTES: [string, string, unknown][] = [
   ['GET', '/admin/v1/agents/1000000001', undefined],
   ['POST', '/admin/v1/agents/1000000001/customers', { customerUid: '1000000002' }],
   ['PUT', '/admin/v1/accounts/1000000001/kyc', { result: 'passed' }],
+  ['GET', '/admin/v1/accounts', undefined],
+  ['GET', '/admin/v1/accounts/1000000001/orders', undefined],
+  ['GET', '/admin/v1/accounts/1000000001/fills', undefined],
+  ['GET', '/admin/v1/accounts/1000000001/positions', undefined],
+  ['GET', '/admin/v1/accounts/1000000001/balances', undefined],
+  ['GET', '/admin/v1/api-keys', undefined],
+  ['PATCH', '/admin/v1/api-keys/bg_0123456789abcdef', { status: 'frozen' }],
+  ['DELETE', '/admin/v1/api-keys/bg_0123456789abcdef', undefined],
+  ['POST', '/admin/v1/reset', {}],
 ];
 
 test('operator route when the bearer token is missing or wrong answers 401 and changes nothing', async () => {
@@ -139,6 +148,11 @@ test('create api key when an input is invalid answers 40020 and makes no key', a
   const { uid } = await operator.createAccount();
   const cases: [unknown, string][] = [
     [{ permissions: ['launch_rockets'] }, 'permissions'],
+    // Names that an object's prototype has must not pass for permission names.
+    [{ permissions: ['constructor'] }, 'permissions'],
+    [{ permissions: ['__proto__'] }, 'permissions'],
+    [{ permissions: ['toString', 'read'] }, 'permissions'],
+    [{ permissions: ['hasOwnProperty'] }, 'permissions'],
     [{ passphrase: 'short' }, 'passphrase'],
     [{ passphrase: 'has spaces in it' }, 'passphrase'],
     [{ label: 'x'.repeat(21) }, 'label'],

@@ -12,6 +12,7 @@ import { openSqliteStore } from '../../src/persistence/sqlite/sqlite-store.ts';
 import { makeTempDir, removeDir } from '../support/server.ts';
 import { brokerageContract } from './brokerage.contract.ts';
 import { marketStatsContract } from './market-stats.contract.ts';
+import { replaceAllContract } from './replace-all.contract.ts';
 import { dumpTables, storeContract, type ContractTest, type StoreHarness } from './store.contract.ts';
 import { tradingWorkload } from './store-workload.ts';
 
@@ -93,4 +94,5 @@ await postgresTests('store contract tests', [
   sameRows,
   ...brokerageContract(harness),
   ...marketStatsContract(harness),
+  ...replaceAllContract(harness),
 ]);

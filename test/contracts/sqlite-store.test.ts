@@ -7,6 +7,7 @@ import type { WriterMode } from '../../src/persistence/sqlite/sqlite-writer.ts';
 import { makeTempDir, removeDir } from '../support/server.ts';
 import { brokerageContract } from './brokerage.contract.ts';
 import { marketStatsContract } from './market-stats.contract.ts';
+import { replaceAllContract } from './replace-all.contract.ts';
 import { storeContract, type StoreHarness } from './store.contract.ts';
 
 const harness = (writer: WriterMode): StoreHarness => ({
@@ -35,6 +36,7 @@ for (const writer of ['thread', 'inline'] as const) {
     ...storeContract(harness(writer)),
     ...brokerageContract(harness(writer)),
     ...marketStatsContract(harness(writer)),
+    ...replaceAllContract(harness(writer)),
   ];
   for (const { name, options, body } of tests) test(name, options ?? {}, body);
 }

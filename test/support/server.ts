@@ -85,9 +85,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const stop = () => (stopped ??= running.close());
   return {
     url: running.url,
-    credentials: running.credentials as Credentials,
+    // Getters: the operator's reset replaces both (src/admin/reset.ts).
+    get credentials() {
+      return running.credentials as Credentials;
+    },
     services: running.services,
-    market: running.market,
+    get market() {
+      return running.market;
+    },
     httpFastPath: running.httpFastPath,
     logs,
     dataDir,

@@ -1,5 +1,5 @@
 /**
- * Authentication in the venue's order (wire.md §1.5): headers, timestamp, key, account-mode
+ * Authentication in the venue's order: headers, timestamp, key, account-mode
  * gate, passphrase, IP whitelist, signature, then permission. Each failure is the venue's code.
  *
  * The ±30 s window is checked against wall time, not the engine's (possibly simulated) clock:

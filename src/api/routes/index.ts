@@ -13,6 +13,9 @@ import { marketV3Routes } from './market-v3.ts';
 import { marketStatsRoutes } from './market-stats.ts';
 import { marketRateRoutes } from './market-rates.ts';
 import { v2SpotTradeRoutes } from './v2-spot-trade.ts';
+import { v2SpotPlanRoutes } from './v2-spot-plan.ts';
+import { v2SpotReplaceRoutes } from './v2-spot-replace.ts';
+import { closePositionRoutes } from './close-positions.ts';
 import { v3TradeRoutes } from './v3-trade.ts';
 import { v2MixAccountRoutes } from './v2-mix-account.ts';
 import { v2MixTradeRoutes } from './v2-mix-trade.ts';
@@ -39,6 +42,9 @@ export function allRoutes(services: Services): Route[] {
     ...v3StrategyRoutes(services),
     ...v2MixAccountRoutes(services),
     ...v2SpotTradeRoutes(services),
+    ...v2SpotPlanRoutes(services),
+    ...v2SpotReplaceRoutes(services),
+    ...closePositionRoutes(services),
     ...assetRoutes(services),
     ...transferRoutes(services),
     ...v2UserRoutes(services),

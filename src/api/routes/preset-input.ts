@@ -8,7 +8,8 @@
  *
  * Presets are never accepted and dropped: a close order's are refused here with the wire's
  * field names (the engine checks again), and v2 spot presets and spot TP/SL orders
- * (`tpslType: tpsl`) are refused because spot plan orders do not exist (SPOT_TPSL_UNSUPPORTED).
+ * (`tpslType: tpsl`) are refused because TP/SL is not attached to spot orders yet
+ * (SPOT_TPSL_UNSUPPORTED; spot trigger orders are the v2 spot plan routes).
  */
 import type { OrderRequest } from '../../domain/commands.ts';
 import { TRIGGER_TYPES, type PlanPreset } from '../../domain/plan.ts';

@@ -1,8 +1,8 @@
 /**
  * Futures records in the venue's shapes: v2 mix orders (`state` in detail, `status` in lists,
  * single-l `canceled`, v2 side semantics in hedge mode), mix fills (feeDetail an array), v2
- * and v3 positions, mix account rows and mix bills (endpoints.md §5, §7, §12; §13 lists the
- * inconsistencies reproduced here).
+ * and v3 positions, mix account rows and mix bills, with the venue's inconsistencies between
+ * them reproduced.
  */
 import type { FillView } from '../../domain/events.ts';
 import type { OrderView } from '../../domain/order-view.ts';

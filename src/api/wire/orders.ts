@@ -2,7 +2,7 @@
  * Order and fill records in the venue's shapes. One OrderView, several wires:
  * v3 (orderStatus, feeDetail [{feeCoin, fee}] with charged fees negative), v2 spot
  * (status, feeDetail as a JSON *string*, size in quote for a market buy), v2 spot fills
- * (feeDetail an object). endpoints.md §13 lists these inconsistencies; we reproduce them.
+ * (feeDetail an object). The venue's answers differ in these ways; bourse reproduces them.
  */
 import type { FillView } from '../../domain/events.ts';
 import type { OrderView } from '../../domain/order-view.ts';

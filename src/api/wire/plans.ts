@@ -1,8 +1,8 @@
 /**
  * Plan orders in the venue's shapes: v2 mix rows of orders-plan-pending / orders-plan-history
- * (endpoints.md §6.1, §6.2; venue-mechanics §5.3: `planStatus` `live` rather than the legacy
+ * (as the venue answers today: `planStatus` `live` rather than the legacy
  * `not_trigger`, uppercase symbol and coin, `crossed`), v2 `orderSource` of plan-placed orders,
- * and v3 strategy-order rows (endpoints.md §11.4, §11.5).
+ * and v3 strategy-order rows.
  */
 import type { OrderView } from '../../domain/order-view.ts';
 import { positionKey, type Position } from '../../domain/position.ts';

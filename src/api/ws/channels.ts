@@ -132,7 +132,8 @@ function v2PrivatePermissions(kind: string, futures: boolean): PermissionArea[] 
 function parseV2Private(name: string, arg: Record<string, unknown>): Channel | WsError {
   const category = parseCategory(text(arg.instType) ?? '', [...FUTURES_CATEGORIES, 'SPOT']);
   const futures = category !== null && category !== 'SPOT';
-  const futuresOnly = name === 'positions' || name === 'orders-algo' || name === 'positions-history';
+  // orders-algo exists for SPOT too (spot plan orders); positions do not.
+  const futuresOnly = name === 'positions' || name === 'positions-history';
   if (!category || (futuresOnly && !futures)) return notFound(arg, 'v2');
   const selectorName = name === 'account' ? 'coin' : 'instId';
   const selector = (text(arg[selectorName]) ?? 'default').toUpperCase();

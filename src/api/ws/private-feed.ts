@@ -24,6 +24,7 @@ import { v2MixFill, v2MixOrder, v2Position, v3Position } from '../wire/futures.t
 import { v3Order } from '../wire/orders.ts';
 import type { PlanChange } from './batch.ts';
 import { nameTable } from '../../domain/name-table.ts';
+import { v2SpotPlanPush } from '../wire/spot-plans.ts';
 
 type Row = Record<string, unknown>;
 
@@ -158,6 +159,7 @@ const WS_PLAN_TYPES: Readonly<Record<string, string>> = nameTable({
 });
 
 export function v2PlanRow(plan: PlanChange): Row {
+  if (plan.category === 'SPOT') return v2SpotPlanPush(plan);
   const hedge = plan.posMode === 'hedge_mode';
   return {
     instId: plan.symbol,

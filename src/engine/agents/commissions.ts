@@ -21,7 +21,7 @@ import type { EngineState } from '../state.ts';
 import { utc8DayStartOf } from './days.ts';
 import { nameTable } from '../../domain/name-table.ts';
 
-/** The legacy market suffixes of the commission report (spec §17). */
+/** The legacy market suffixes of the commission report. */
 export const MARKET_SUFFIXES: Readonly<Record<string, string>> = nameTable({
   SPOT: '_SPBL',
   MARGIN: '_SPBL-MABL',

@@ -3,7 +3,7 @@
  * check it (position available to close; margin and OI limit to open), then hold (reserve
  * margin, or lock the position size being closed) and hand it to the shared matching path.
  *
- * Semantics (wire.md §6; spec state table): `side` is the trade direction. Hedge mode: buy +
+ * Semantics (the venue's order states): `side` is the trade direction. Hedge mode: buy +
  * long opens long, sell + long closes it, sell + short opens short, buy + short closes it.
  * One-way mode: a buy reduces a short first and opens long with the rest (and the mirror);
  * reduceOnly only reduces. A reduce-only order that does not fit beside the older ones cancels

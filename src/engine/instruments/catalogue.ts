@@ -1,6 +1,6 @@
 /**
  * The default catalogue: what a fresh server lists. Figures follow the venue's live rows
- * (shared/reference/venue-mechanics.md §1); where the venue publishes none, the choice is
+ * (the venue's published values); where the venue publishes none, the choice is
  * noted in docs/instruments.md. The operator edits all of it through /admin/v1/instruments.
  */
 import { isInverse, type Category } from '../../domain/category.ts';
@@ -147,7 +147,7 @@ function perpetual(spec: FuturesSpec): Instrument {
   };
 }
 
-/** Last Friday of the quarter's month, 08:00 UTC (venue-mechanics §1.6). */
+/** Last Friday of the quarter's month, 08:00 UTC. */
 function delivery(spec: FuturesSpec, deliveryTimeMs: number, period: string): Instrument {
   return {
     ...perpetual(spec),

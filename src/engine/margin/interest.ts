@@ -1,5 +1,5 @@
 /**
- * Margin interest (venue-mechanics §3.8): principal × daily rate ÷ 24 per hour, a started
+ * Margin interest: principal × daily rate ÷ 24 per hour, a started
  * hour counting whole; one hour is charged at borrowing and one at every full hour of the
  * engine clock after it. Interest is a debt (Balance.interest) and, until repaid, the
  * lender's income (state.interestAccrued), so conservation holds throughout.

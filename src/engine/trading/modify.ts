@@ -1,5 +1,5 @@
 /**
- * Modify (v3 modify-order; venue-mechanics §4.6): a new total quantity and/or price for an
+ * Modify (v3 modify-order): a new total quantity and/or price for an
  * open limit order, amended in the book. A size decrease at the same price keeps the order's
  * place in the queue; a price change or a size increase sends it to the back (and, if the new
  * price crosses, it trades as a taker). The hold follows the new terms. TP/SL presets may

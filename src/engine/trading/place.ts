@@ -2,7 +2,7 @@
  * Placing orders: validate → hold → match → settle (DESIGN.md, "The pipeline of one order").
  * Each item of a batch stands alone: a failed item changes nothing, the others go on.
  *
- * Taker outcomes (venue-mechanics §4.3): a gtc remainder rests; ioc and market remainders are
+ * Taker outcomes: a gtc remainder rests; ioc and market remainders are
  * cancelled; a fok that cannot fill whole, and a post_only that would take, are accepted and
  * cancelled at once with no fill (the venue returns their orderId and reports them cancelled).
  */

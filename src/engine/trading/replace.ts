@@ -1,5 +1,5 @@
 /**
- * Cancel and replace (v2 futures modify-order; venue-mechanics §4.6): the open limit order is
+ * Cancel and replace (v2 futures modify-order): the open limit order is
  * cancelled and a new order with the new price and size (and newClientOid) is placed, in one
  * command, so the journal never holds the cancel without the placement. As on the venue the
  * replacement can still be refused after the cancel (no margin, a band): the command then

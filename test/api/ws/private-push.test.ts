@@ -1,6 +1,6 @@
 /**
  * Private pushes built from one batch's events: plan orders on v2 orders-algo (the venue's
- * short plan types, hedge-mode side) and v3 strategy-order, filtered by category and symbol;
+ * short plan types, hedge-mode side; spot plans with their size unit) and v3 strategy-order, filtered by category and symbol;
  * orders pushed before their fills; a v3 channel carries only the categories the key reads.
  */
 import assert from 'node:assert/strict';
@@ -111,6 +111,54 @@ test('plan pushes when a PlanUpdated event is durable reach orders-algo and stra
   assert.deepEqual(v3.arg, { instType: 'UTA', topic: 'strategy-order' });
   assert.equal(v3.data[0]?.executeOrderId, plan.executeOrderId);
   assert.equal(v3.data[0]?.planType, 'normal_plan');
+});
+
+test('plan pushes when a spot plan changes reach the SPOT orders-algo channel with its size unit', () => {
+  const harness = new EngineHarness();
+  const services = { sequencer: { exchange: harness.exchange } } as unknown as Services;
+  const batch = new Batch(harness.state, new BookMirror());
+  const spotPlan: PlanChange = {
+    ...plan,
+    category: 'SPOT',
+    side: 'buy',
+    orderType: 'limit',
+    executePrice: '61100',
+    size: '600',
+    status: 'live',
+    spot: { sizeUnit: 'total' },
+  };
+  batch.collect({ type: 'PlanUpdated', plan: spotPlan } as unknown as EngineEvent);
+  const spot = subscription(harness, 'v2', { instType: 'SPOT', channel: 'orders-algo', instId: 'BTCUSDT' });
+  const futures = subscription(harness, 'v2', {
+    instType: 'USDT-FUTURES',
+    channel: 'orders-algo',
+    instId: 'default',
+  });
+  const pushes = privatePushes(services, batch, plan.uid, [spot, futures], 5_000);
+  assert.equal(pushes.length, 1);
+  const push = JSON.parse(pushes[0]?.[1] as string) as { arg: unknown; data: Record<string, string>[] };
+  assert.deepEqual(push.arg, { instType: 'SPOT', channel: 'orders-algo', instId: 'BTCUSDT' });
+  assert.deepEqual(push.data, [
+    {
+      instId: 'BTCUSDT',
+      orderId: plan.planId,
+      clientOid: 'plan-1',
+      triggerPrice: '61000',
+      triggerType: 'mark_price',
+      planType: 'total',
+      price: '61100',
+      executePrice: '61100',
+      size: '600',
+      actualSize: '0',
+      orderType: 'limit',
+      side: 'buy',
+      status: 'live',
+      enterPointSource: 'API',
+      stpMode: 'none',
+      cTime: '1000',
+      uTime: '2000',
+    },
+  ]);
 });
 
 test('private pushes when a batch has orders and fills send the orders first', () => {
