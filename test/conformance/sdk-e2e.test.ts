@@ -272,7 +272,6 @@ const PENDING = new Set([
   'v3/private.read getFundingAssets',
   'v3/private.read getDepositRecords',
   'v3/private.read getWithdrawRecords',
-  'v3/private.write closeAllPositions',
 ]);
 
 /** The envelope code of an answer or of what the SDK threw. */

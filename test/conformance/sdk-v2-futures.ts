@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { dataOf, FUTURES, isList, SYMBOL, USDT_M, type V2Context } from './sdk-context.ts';
-import { pending, works, type Entry } from './verdict.ts';
+import { works, type Entry } from './verdict.ts';
 
 type Cases = Record<string, Entry<V2Context>>;
 const CONTRACT = { symbol: SYMBOL, productType: USDT_M } as const;
@@ -263,5 +263,13 @@ export const SDK_V2_FUTURES_CASES: Cases = {
     });
     assert.equal((await livePlans(context, 'profit_loss'))[0]?.triggerPrice, triggerPrice);
   }),
-  futuresFlashClosePositions: pending('i20a', 'close-positions (v2 mix, v3 trade) is being added'),
+  futuresFlashClosePositions: works(async (context) => {
+    await openLong(context);
+    const closed = dataOf(await context.client.futuresFlashClosePositions({ ...CONTRACT, holdSide: 'long' }));
+    assert.equal(closed.successList.length, 1);
+    assert.deepEqual(
+      dataOf(await context.client.getFuturesPositions({ productType: USDT_M, marginCoin: 'USDT' })),
+      [],
+    );
+  }),
 };

@@ -1,14 +1,14 @@
 /**
  * RestClientV2's spot trading methods: orders that rest 3 % from the price or cross the
- * house's quotes, batches and cancels, and the order and fill reads.
+ * house's quotes, batches, cancels and cancel-replace, plan (trigger) orders, and the order
+ * and fill reads.
  */
 import assert from 'node:assert/strict';
 import { dataOf, SYMBOL, type V2Context } from './sdk-context.ts';
-import { pending, works, type Entry } from './verdict.ts';
+import { works, type Entry } from './verdict.ts';
 
 type Cases = Record<string, Entry<V2Context>>;
 const SPOT = { symbol: SYMBOL };
-const SPOT_PLANS = 'spot plan orders and cancel-replace are being added';
 
 async function restingSpotBuy({ client, spotAt }: V2Context): Promise<string> {
   const placed = await client.spotSubmitOrder({
@@ -32,6 +32,24 @@ async function crossingSpotBuy({ client, spotAt }: V2Context): Promise<string> {
     size: '0.001',
   });
   return dataOf(placed).orderId;
+}
+
+/** A plan that buys 50 USDT of BTC at market when the last price rises 3 %. */
+async function planBuy({ client, spotAt }: V2Context): Promise<string> {
+  const plan = {
+    ...SPOT,
+    side: 'buy',
+    triggerPrice: spotAt(1.03),
+    orderType: 'market',
+    size: '50',
+    triggerType: 'mark_price',
+    planType: 'total',
+  } as const;
+  return dataOf(await client.spotSubmitPlanOrder(plan as never)).orderId;
+}
+
+async function livePlans({ client }: V2Context) {
+  return dataOf(await client.getSpotCurrentPlanOrders(SPOT)).orderList;
 }
 
 async function openSpotIds(context: V2Context): Promise<string[]> {
@@ -93,13 +111,68 @@ export const SDK_V2_SPOT_CASES: Cases = {
     const fills = dataOf(await context.client.getSpotFills(SPOT));
     assert.ok(fills.length > 0 && fills.every((fill) => fill.orderId === orderId));
   }),
-  spotSubmitPlanOrder: pending('i20a', SPOT_PLANS),
-  spotModifyPlanOrder: pending('i20a', SPOT_PLANS),
-  spotCancelPlanOrder: pending('i20a', SPOT_PLANS),
-  getSpotCurrentPlanOrders: pending('i20a', SPOT_PLANS),
-  getSpotPlanSubOrder: pending('i20a', SPOT_PLANS),
-  getSpotHistoricPlanOrders: pending('i20a', SPOT_PLANS),
-  spotCancelPlanOrders: pending('i20a', SPOT_PLANS),
-  spotCancelandSubmitOrder: pending('i20a', SPOT_PLANS),
-  spotBatchCancelandSubmitOrder: pending('i20a', SPOT_PLANS),
+  spotSubmitPlanOrder: works(async (context) => {
+    const orderId = await planBuy(context);
+    assert.deepEqual(
+      (await livePlans(context)).map((plan) => plan.orderId),
+      [orderId],
+    );
+  }),
+  getSpotCurrentPlanOrders: works(async (context) => {
+    const orderId = await planBuy(context);
+    assert.equal((await livePlans(context))[0]?.triggerPrice, context.spotAt(1.03));
+    assert.equal((await livePlans(context))[0]?.orderId, orderId);
+  }),
+  spotModifyPlanOrder: works(async (context) => {
+    const orderId = await planBuy(context);
+    const triggerPrice = context.spotAt(1.04);
+    await context.client.spotModifyPlanOrder({ orderId, triggerPrice, orderType: 'market', size: '60' });
+    assert.equal((await livePlans(context))[0]?.triggerPrice, triggerPrice);
+  }),
+  spotCancelPlanOrder: works(async (context) => {
+    const orderId = await planBuy(context);
+    await context.client.spotCancelPlanOrder({ orderId });
+    assert.deepEqual(await livePlans(context), []);
+  }),
+  spotCancelPlanOrders: works(async (context) => {
+    await planBuy(context);
+    await planBuy(context);
+    await context.client.spotCancelPlanOrders({ symbolList: [SYMBOL] });
+    assert.deepEqual(await livePlans(context), []);
+  }),
+  getSpotHistoricPlanOrders: works(async (context) => {
+    const orderId = await planBuy(context);
+    await context.client.spotCancelPlanOrder({ orderId });
+    const window = { startTime: String(Date.now() - 60_000), endTime: String(Date.now() + 60_000) };
+    const history = dataOf(await context.client.getSpotHistoricPlanOrders({ ...SPOT, ...window })).orderList;
+    assert.deepEqual(
+      history.map((plan) => [plan.orderId, plan.status]),
+      [[orderId, 'cancelled']],
+    );
+  }),
+  getSpotPlanSubOrder: works(async (context) => {
+    const planOrderId = await planBuy(context);
+    assert.deepEqual(
+      dataOf(await context.client.getSpotPlanSubOrder({ planOrderId })),
+      [],
+      'not fired: no sub-order',
+    );
+  }),
+  spotCancelandSubmitOrder: works(async (context) => {
+    const orderId = await restingSpotBuy(context);
+    const price = context.spotAt(0.96);
+    const replaced = dataOf(
+      await context.client.spotCancelandSubmitOrder({ ...SPOT, orderId, price, size: '0.001' }),
+    );
+    const [open] = dataOf(await context.client.getSpotOpenOrders(SPOT));
+    assert.deepEqual([open?.orderId, open?.priceAvg], [replaced.orderId, price]);
+  }),
+  spotBatchCancelandSubmitOrder: works(async (context) => {
+    const ids = [await restingSpotBuy(context), await restingSpotBuy(context)];
+    const price = context.spotAt(0.96);
+    const orderList = ids.map((orderId) => ({ ...SPOT, orderId, price, size: '0.001' }));
+    const replaced = dataOf(await context.client.spotBatchCancelandSubmitOrder({ orderList }));
+    assert.equal(replaced.length, 2);
+    assert.deepEqual((await openSpotIds(context)).sort(), replaced.map((order) => order.orderId).sort());
+  }),
 };

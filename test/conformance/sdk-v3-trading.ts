@@ -225,5 +225,9 @@ export const SDK_V3_TRADING_CASES: Cases = {
   getConvertRecords: pending('i20b', 'convert is being added'),
   getFeeRate: pending('i20b', FEES),
   getAllFeeRates: pending('i20b', FEES),
-  closeAllPositions: pending('i20a', 'close-positions (v2 mix, v3 trade) is being added'),
+  closeAllPositions: works(async (context) => {
+    await openLong(context);
+    hasFields(dataOf(await context.client.closeAllPositions({ category: USDT_M, symbol: SYMBOL })), 'list');
+    assert.deepEqual(dataOf(await context.client.getCurrentPosition({ category: USDT_M })).list, []);
+  }),
 };
