@@ -32,6 +32,69 @@ export function ccxtInventory(): CcxtInventory {
   };
 }
 
+/**
+ * The endpoints a ccxt method may call: the implicit API methods (`publicSpotGetV2SpotMarketTickers`,
+ * …) named in its body and in the bitget methods it calls, each mapped back to the method and
+ * path its entry in `api` defines (as ccxt's defineRestApi names them). Every branch counts:
+ * classic and unified, spot and contract.
+ */
+export function ccxtEndpoints(method: string): string[] {
+  const exchange = new ccxt.pro.bitget() as unknown as Record<string, unknown> & { api: object };
+  const named = apiNames(exchange.api);
+  const own = (name: string) => {
+    for (
+      let proto = Object.getPrototypeOf(exchange);
+      proto && proto.constructor.name !== 'Exchange';
+      proto = Object.getPrototypeOf(proto)
+    ) {
+      if (Object.hasOwn(proto, name)) return true;
+    }
+    return false;
+  };
+  const found = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    for (const [, callee = ''] of String(exchange[name]).matchAll(/this\.([A-Za-z0-9_]+)\s*\(/g)) {
+      const endpoint = named.get(callee);
+      if (endpoint) found.add(endpoint);
+      else if (own(callee)) visit(callee);
+    }
+  };
+  visit(method);
+  return [...found].sort();
+}
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** ccxt's camel-case implicit method names → `METHOD /api/path`. */
+function apiNames(
+  api: object,
+  sections: string[] = [],
+  into = new Map<string, string>(),
+): Map<string, string> {
+  for (const [key, value] of Object.entries(api)) {
+    if (!/^(get|post|put|delete)$/i.test(key)) {
+      apiNames(value as object, [...sections, key], into);
+      continue;
+    }
+    for (const path of Object.keys(value as object)) {
+      const suffix = path
+        .trim()
+        .split(/[^a-zA-Z0-9]/)
+        .map(capitalize)
+        .join('');
+      const prefix = [sections[0] ?? '', ...sections.slice(1).map(capitalize)].join('');
+      into.set(
+        prefix + capitalize(key.toLowerCase()) + capitalize(suffix),
+        `${key.toUpperCase()} /api/${path.trim()}`,
+      );
+    }
+  }
+  return into;
+}
+
 export type SdkClient = 'RestClientV2' | 'RestClientV3';
 
 /** Families the suite covers, and those of the venue's other products. */
