@@ -212,6 +212,30 @@ const INTRO = [
   '',
 ];
 
+/**
+ * The counts sentence of the README (test/docs/endpoints-doc.test.ts checks that the README
+ * carries it): ccxt methods that work per account kind, SDK methods that work.
+ */
+export function readmeCounts(): string {
+  const { rest, pro } = ccxtInventory();
+  const methods = [...rest, ...pro];
+  const works = (verdict: Verdict<unknown>) => statusOf(verdict) === 'works';
+  const ccxtWorking = (kind: AccountKind) =>
+    methods.filter((method) => works(verdictFor(CCXT_CASES[method] as Entry<unknown>, kind))).length;
+  const covered = sdkInventory().filter((method) => method.family !== 'outside');
+  const sdkWorking = covered.filter((method) => {
+    const cases = method.client === 'RestClientV2' ? SDK_V2_CASES : SDK_V3_CASES;
+    const entry = (cases as Readonly<Record<string, Entry<unknown>>>)[method.name];
+    return entry !== undefined && works(verdictFor(entry, 'classic'));
+  }).length;
+  return (
+    `ccxt ${versionOf('ccxt')}: ${ccxtWorking('classic')} of the ${methods.length} methods its \`has\` marks true work on a ` +
+    `classic account, ${ccxtWorking('unified')} on a unified one; bitget-api ${versionOf('bitget-api')}: ${sdkWorking} of the ` +
+    `${covered.length} methods of \`RestClientV2\` and \`RestClientV3\` in the spot, futures, margin, account, wallet, ` +
+    'convert and broker families work.'
+  );
+}
+
 export function renderEndpointsDoc(): string {
   const served = servedEndpoints();
   const reasons = new Reasons();

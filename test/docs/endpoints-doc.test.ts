@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { ENDPOINTS_DOC_PATH, renderEndpointsDoc } from '../../scripts/endpoints-doc.ts';
+import { ENDPOINTS_DOC_PATH, readmeCounts, renderEndpointsDoc } from '../../scripts/endpoints-doc.ts';
 
 test('docs/endpoints.md when regenerated equals the committed page', () => {
   assert.equal(
@@ -14,4 +14,10 @@ test('docs/endpoints.md when regenerated equals the committed page', () => {
     renderEndpointsDoc(),
     'docs/endpoints.md is out of date: run `npm run endpoints:doc`',
   );
+});
+
+test('README when it states the conformance counts states the current ones', () => {
+  const readme = readFileSync(ENDPOINTS_DOC_PATH.replace(/docs[/\\]endpoints\.md$/, 'README.md'), 'utf8');
+  const counts = readmeCounts();
+  assert.ok(readme.replace(/\s+/g, ' ').includes(counts), `README.md should say: ${counts}`);
 });
