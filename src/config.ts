@@ -11,6 +11,7 @@ import type { MarketConfig } from './market/index.ts';
 import { parseLiquidityConfig } from './market/liquidity.ts';
 import { parseWsConfig, type WsConfig } from './api/ws/config.ts';
 import { parseMetricsSettings, type MetricsSettings } from './api/health-routes.ts';
+import { parseConvertSettings, type ConvertSettings } from './api/routes/convert-settings.ts';
 
 export interface Config {
   host: string;
@@ -43,6 +44,8 @@ export interface Config {
   authFailures: AuthFailureLimits;
   /** GET /metrics (BOURSE_METRICS, BOURSE_METRICS_TOKEN; docs/operations.md). */
   metrics: MetricsSettings;
+  /** Convert quotes: the house's spread (BOURSE_CONVERT_SPREAD; docs/wallet.md). */
+  convert: ConvertSettings;
 }
 
 function flag(value: string | undefined, fallback: boolean, name: string): boolean {
@@ -123,5 +126,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowMs: DEFAULT_AUTH_FAILURE_LIMITS.windowMs,
     },
     metrics: parseMetricsSettings(env),
+    convert: parseConvertSettings(env),
   };
 }

@@ -183,7 +183,7 @@ function keyedServices(
     config.clock === 'simulated'
       ? simulatedClock(() => sequencer.exchange.state.nowMs, startMs)
       : realClock();
-  return { sequencer, store, clock, box, wallNow: () => Date.now() };
+  return { sequencer, store, clock, box, wallNow: () => Date.now(), convert: config.convert };
 }
 
 /** First start: instruments and the demo account, then credentials.json, as one step. */

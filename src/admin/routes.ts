@@ -21,6 +21,7 @@ import { instrumentRow } from '../api/wire/instrument.ts';
 import { issueApiKey } from '../security/key-issuer.ts';
 import type { FundingReceipt } from '../engine/accounts/external-flows.ts';
 import { brokerageAdminRoutes } from './brokerage-routes.ts';
+import { walletAdminRoutes } from './wallet-routes.ts';
 import { parseInstrumentFields } from './instrument-input.ts';
 
 function accountView(services: Services, uid: string) {
@@ -204,5 +205,6 @@ export function adminRoutes(services: Services): Route[] {
       return { mode: 'simulated', nowMs: String(result.nowMs) };
     }),
     ...brokerageAdminRoutes(services),
+    ...walletAdminRoutes(services),
   ];
 }

@@ -4,6 +4,7 @@ import type { Clock, TimeWalker } from '../ports/clock.ts';
 import type { Store } from '../ports/store.ts';
 import type { Sequencer } from '../runtime/sequencer.ts';
 import type { SecretBox } from '../security/secrets.ts';
+import type { ConvertSettings } from './routes/convert-settings.ts';
 
 export interface Services {
   sequencer: Sequencer;
@@ -13,4 +14,6 @@ export interface Services {
   wallNow: () => number;
   /** Set once the market runs: advancing the simulated clock walks the feeds' path. */
   timeWalker?: TimeWalker;
+  /** Convert quote settings (absent: the defaults of convert-settings.ts). */
+  convert?: ConvertSettings;
 }

@@ -14,6 +14,7 @@ import { CLIENT_OID_WINDOW_MS } from '../domain/order.ts';
 import { ok, type Outcome } from '../domain/result-code.ts';
 import { createAccount, createApiKey, modifyApiKey } from './accounts/accounts.ts';
 import { deposit, withdraw } from './accounts/external-flows.ts';
+import { convertCoins } from './accounts/convert.ts';
 import { createContext } from './context.ts';
 import { rebuildOpenOrderCounts } from './trading/trading-context.ts';
 import { addInstrument, patchInstrument, setIndexPrice } from './instruments/instruments.ts';
@@ -62,6 +63,8 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
       return deposit(context, command);
     case 'Withdraw':
       return withdraw(context, command);
+    case 'ConvertCoins':
+      return convertCoins(context, command);
     case 'AddInstrument':
       return addInstrument(context, command);
     case 'PatchInstrument':

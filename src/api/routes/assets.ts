@@ -34,6 +34,8 @@ const GROUP_TYPES: Record<string, string> = {
   repay: 'loan',
   'transfer-in': 'transfer',
   'transfer-out': 'transfer',
+  'convert-in': 'convert',
+  'convert-out': 'convert',
 };
 
 function usdValue(state: EngineState, coin: string, amount: bigint): bigint {

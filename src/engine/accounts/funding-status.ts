@@ -2,14 +2,15 @@
  * The operator settles a pending deposit or withdrawal (pending → success | fail):
  * - deposit success: the wallet is credited (a `deposit` bill) and the coins enter the system;
  * - deposit fail: nothing was credited, nothing changes but the record;
- * - withdrawal success: the frozen amount leaves (a `withdraw` bill from frozen);
- * - withdrawal fail: the frozen amount returns to available.
+ * - withdrawal success: the frozen amount leaves (a `withdraw` bill from frozen), out of the
+ *   system or, for a withdrawal to another account, into that account (external-flows.ts);
+ * - withdrawal fail (the operator rejects it): the frozen amount returns to available.
  * A record settles once; a second settlement is FUNDING_NOT_PENDING.
  */
 import type { SettleFunding } from '../../domain/commands.ts';
 import { fail, ok, type Outcome } from '../../domain/result-code.ts';
 import type { Context } from '../context.ts';
-import { addFlow } from './external-flows.ts';
+import { addFlow, completeWithdrawal } from './external-flows.ts';
 import { freeze, post } from './ledger.ts';
 
 export interface SettledFunding {
@@ -26,8 +27,7 @@ export function settleFunding(context: Context, command: SettleFunding): Outcome
     post(context, { uid, wallet, coin, amount, businessType: 'deposit' });
     addFlow(context, coin, amount);
   } else if (record.direction === 'withdrawal' && command.status === 'success') {
-    post(context, { uid, wallet, coin, amount: -amount, businessType: 'withdraw', from: 'frozen' });
-    addFlow(context, coin, -amount);
+    completeWithdrawal(context, { uid, wallet, coin, amount, txId: record.txId, detail: record.detail });
   } else if (record.direction === 'withdrawal') {
     freeze(context, uid, wallet, coin, -amount);
   }
@@ -45,6 +45,7 @@ export function settleFunding(context: Context, command: SettleFunding): Outcome
     status: command.status,
     createdTimeMs: record.createdTimeMs,
     timeMs: context.nowMs,
+    ...(record.detail ? { detail: record.detail } : {}),
   });
   return ok({ recordId: record.recordId, status: command.status });
 }
