@@ -5,7 +5,7 @@
  * unified account's unified wallet. Reads need the spot read permission, a trade spot write.
  *
  * A trade must repeat its quote: the traceId, both coins, both sizes and the price as quoted
- * (40020 naming the field that differs); an unknown or used traceId is 40034, an expired
+ * (the price to 12 significant digits; 40020 naming the field that differs); an unknown or used traceId is 40034, an expired
  * quote 40020 (QUOTE_EXPIRED).
  */
 import { CONVERT_PRICE_SCALE } from '../../domain/convert.ts';
@@ -22,6 +22,7 @@ import { signedRoutes } from './route-kit.ts';
 
 const SPOT_READ = { area: 'spot', write: false } as const;
 const SPOT_WRITE = { area: 'spot', write: true } as const;
+const PRICE_MATCH_DIGITS = 10n ** 12n;
 /** Convert records have no age limit on the venue, only a 90-day span per query. */
 const RECORDS_AGE_MS = 3650 * DAY_MS;
 
@@ -53,7 +54,16 @@ function checkRepeats(body: Fields, quote: Quote): void {
     reject('PARAM_ERROR', 'fromCoinSize');
   if (parseMoney(requiredString(body, 'toCoinSize')) !== quote.toAmount) reject('PARAM_ERROR', 'toCoinSize');
   const price = parseScaled(requiredString(body, 'cnvtPrice'), CONVERT_PRICE_SCALE);
-  if (price !== quote.price) reject('PARAM_ERROR', 'cnvtPrice');
+  if (price === null || !samePrice(price, quote.price)) reject('PARAM_ERROR', 'cnvtPrice');
+}
+
+/**
+ * The quoted price to 12 significant digits: a client that read it as a floating-point
+ * number (ccxt's `price`) sends back what a double holds. The trade is at the quoted price.
+ */
+function samePrice(given: bigint, quoted: bigint): boolean {
+  const difference = given > quoted ? given - quoted : quoted - given;
+  return difference * PRICE_MATCH_DIGITS <= quoted;
 }
 
 const v2Record = (row: ConvertRow) => ({
