@@ -18,7 +18,9 @@ export const USAGE = `usage: bourse-admin <command> [arguments] [--url URL] [--t
   keys create UID [--permissions CODES] [--ip IPS] [--passphrase TEXT] [--label TEXT]
   deposit UID COIN AMOUNT [--wallet WALLET] [--sub-type onchain|internal|fast] [--status pending|success]
   withdraw UID COIN AMOUNT [--wallet WALLET] [--sub-type onchain|internal|fast] [--status pending|success]
-  settle RECORD_ID success|fail
+  settle RECORD_ID success|fail|reject
+  address get ADDRESS
+  address deposit ADDRESS AMOUNT [--status pending|success] [--from-address TEXT] [--tx-id TEXT]
   price set CATEGORY SYMBOL INDEX_PRICE
   funding-rate set CATEGORY SYMBOL RATE|null
   instruments list [--category CATEGORY]
@@ -68,6 +70,8 @@ const OPTIONS = {
   'margin-rate': { type: 'string' },
   'futures-rate': { type: 'string' },
   json: { type: 'string' },
+  'from-address': { type: 'string' },
+  'tx-id': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -210,10 +214,29 @@ function agentCall(action: string, rest: string[], options: Options): Call {
   throw new UsageError(`unknown agents action ${action}`);
 }
 
+/** Deposit addresses: who one belongs to, and crediting it. */
+function addressCall(action: string, rest: string[], options: Options): Call {
+  const [address = '', amount] = need(
+    rest,
+    action === 'deposit' ? 2 : 1,
+    action === 'deposit' ? 'ADDRESS AMOUNT' : 'ADDRESS',
+  );
+  const path = `/admin/v1/deposit-addresses/${encodeURIComponent(address)}`;
+  if (action === 'get') return { method: 'GET', path };
+  if (action !== 'deposit') throw new UsageError(`unknown address action ${action}`);
+  const body = defined({
+    amount,
+    status: text(options, 'status'),
+    fromAddress: text(options, 'from-address'),
+    txId: text(options, 'tx-id'),
+  });
+  return { method: 'POST', path: `${path}/deposits`, body };
+}
+
 /** Commands of one verb and one action with fixed positionals: settle, funding-rate, kyc. */
 function simpleCall(command: string, action: string, rest: string[]): Call | null {
   if (command === 'settle') {
-    const [recordId = '', status] = need([action, ...rest], 2, 'RECORD_ID success|fail');
+    const [recordId = '', status] = need([action, ...rest], 2, 'RECORD_ID success|fail|reject');
     return {
       method: 'POST',
       path: `/admin/v1/funding/${encodeURIComponent(recordId)}/settle`,
@@ -259,6 +282,8 @@ export function callFor(positionals: string[], options: Options): Call {
       return instrumentCall(action, rest, options);
     case 'agents':
       return agentCall(action, rest, options);
+    case 'address':
+      return addressCall(action, rest, options);
     case 'clock':
       if (action === 'get') return { method: 'GET', path: '/admin/v1/clock' };
       if (action === 'advance')
