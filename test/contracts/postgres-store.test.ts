@@ -13,6 +13,7 @@ import { makeTempDir, removeDir } from '../support/server.ts';
 import { brokerageContract } from './brokerage.contract.ts';
 import { dumpTables, storeContract, type ContractTest, type StoreHarness } from './store.contract.ts';
 import { tradingWorkload } from './store-workload.ts';
+import { walletContract } from './wallet.contract.ts';
 
 const harness: StoreHarness = {
   kind: 'postgres',
@@ -91,4 +92,5 @@ await postgresTests('store contract tests', [
   ...storeContract(harness),
   sameRows,
   ...brokerageContract(harness),
+  ...walletContract(harness),
 ]);

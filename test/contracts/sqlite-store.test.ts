@@ -7,6 +7,7 @@ import type { WriterMode } from '../../src/persistence/sqlite/sqlite-writer.ts';
 import { makeTempDir, removeDir } from '../support/server.ts';
 import { brokerageContract } from './brokerage.contract.ts';
 import { storeContract, type StoreHarness } from './store.contract.ts';
+import { walletContract } from './wallet.contract.ts';
 
 const harness = (writer: WriterMode): StoreHarness => ({
   kind: writer === 'thread' ? 'sqlite' : 'sqlite, inline writer',
@@ -30,6 +31,10 @@ const harness = (writer: WriterMode): StoreHarness => ({
 });
 
 for (const writer of ['thread', 'inline'] as const) {
-  const tests = [...storeContract(harness(writer)), ...brokerageContract(harness(writer))];
+  const tests = [
+    ...storeContract(harness(writer)),
+    ...brokerageContract(harness(writer)),
+    ...walletContract(harness(writer)),
+  ];
   for (const { name, options, body } of tests) test(name, options ?? {}, body);
 }
