@@ -14,12 +14,13 @@ import { reject, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
 import { signedRoutes } from './route-kit.ts';
 
-const BUSINESS_CATEGORIES: Readonly<Record<string, readonly Category[]>> = {
-  spot: ['SPOT'],
-  margin: ['MARGIN'],
-  mix: FUTURES_CATEGORIES,
-  contract: FUTURES_CATEGORIES,
-};
+/** A Map: the names come from requests and must never reach an object's prototype. */
+const BUSINESS_CATEGORIES: ReadonlyMap<string, readonly Category[]> = new Map([
+  ['spot', ['SPOT']],
+  ['margin', ['MARGIN']],
+  ['mix', FUTURES_CATEGORIES],
+  ['contract', FUTURES_CATEGORIES],
+]);
 
 function rates(instrument: Instrument) {
   return {
@@ -36,7 +37,7 @@ function symbolRates(instrument: Instrument) {
 function businessCategories(query: Fields): readonly Category[] {
   const name = optionalString(query, 'businessType') ?? optionalString(query, 'business');
   if (name === undefined) reject('PARAM_EMPTY', 'businessType');
-  const categories = BUSINESS_CATEGORIES[name.toLowerCase()];
+  const categories = BUSINESS_CATEGORIES.get(name.toLowerCase());
   if (!categories) reject('PARAM_ERROR', 'businessType');
   return categories;
 }

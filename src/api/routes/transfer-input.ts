@@ -27,7 +27,9 @@ const ACCOUNT_TYPES: Readonly<Record<string, WalletType>> = {
 };
 
 export function accountTypeOf(text: string): WalletType | null {
-  return ACCOUNT_TYPES[text.toLowerCase().replace(/-/g, '_')] ?? null;
+  const name = text.toLowerCase().replace(/-/g, '_');
+  // Own names only: `constructor` or `__proto__` must not reach the object's prototype.
+  return Object.hasOwn(ACCOUNT_TYPES, name) ? (ACCOUNT_TYPES[name] ?? null) : null;
 }
 
 /** The wallet id a `fromType`/`toType` field names (`isolated_margin:SYMBOL` with `symbol`). */

@@ -23,7 +23,11 @@ import { withdrawalRequest, type WithdrawalRequest } from './withdrawal-input.ts
 
 const WALLET_READ = { area: 'wallet', write: false } as const;
 const WITHDRAW = { area: 'withdraw', write: true } as const;
-const V3_ACCOUNT_TYPES: Readonly<Record<string, string>> = { funding: 'funding', uta: 'unified' };
+/** A Map: the names come from requests and must never reach an object's prototype. */
+const V3_ACCOUNT_TYPES: ReadonlyMap<string, string> = new Map([
+  ['funding', 'funding'],
+  ['uta', 'unified'],
+]);
 
 function addressView(state: EngineState, uid: string, query: Fields) {
   const coin = requiredString(query, 'coin').toUpperCase();
@@ -37,7 +41,7 @@ function addressView(state: EngineState, uid: string, query: Fields) {
 /** The wallets a unified account's v3 withdrawal may take from, in order (`accountType`). */
 function v3Wallets(body: Fields): string[] {
   const text = optionalString(body, 'accountType') ?? 'funding,uta';
-  const wallets = text.split(',').map((name) => V3_ACCOUNT_TYPES[name.trim().toLowerCase()]);
+  const wallets = text.split(',').map((name) => V3_ACCOUNT_TYPES.get(name.trim().toLowerCase()));
   if (wallets.some((wallet) => wallet === undefined)) reject('PARAM_ERROR', 'accountType');
   return wallets as string[];
 }

@@ -28,6 +28,12 @@ test('trade rate when asked per business type answers the instrument rates', asy
     '40019',
     'Parameter businessType cannot be empty',
   ]);
+  for (const name of ['constructor', '__proto__', 'toString']) {
+    assert.deepEqual(refusal(await rate({ symbol: 'BTCUSDT', businessType: name })), [
+      '40020',
+      'Parameter businessType error',
+    ]);
+  }
   assert.deepEqual(refusal(await rate({ symbol: 'BTCUSDT', businessType: 'otc' })), [
     '40020',
     'Parameter businessType error',

@@ -113,6 +113,14 @@ test('spot wallet transfer when the request is wrong answers the venue codes and
     'Parameter DOGE does not exist',
   ]);
   assert.deepEqual(refusal(await send({ ...base, toType: 'p2p' })), ['40020', 'Parameter toType error']);
+  assert.deepEqual(refusal(await send({ ...base, fromType: 'constructor' })), [
+    '40020',
+    'Parameter fromType error',
+  ]);
+  assert.deepEqual(refusal(await send({ ...base, toType: '__proto__' })), [
+    '40020',
+    'Parameter toType error',
+  ]);
   assert.deepEqual(refusal(await send({ ...base, toType: 'spot' })), ['40020', 'Parameter toType error']);
   assert.deepEqual(refusal(await send({ ...base, toType: 'uta' })), ['40020', 'Parameter toType error']);
   assert.deepEqual(refusal(await send({ ...base, amount: '-1' })), ['40020', 'Parameter amount error']);

@@ -245,6 +245,10 @@ test('v3 records when a unified account withdraws from its funding wallet use th
   const { orderId } = data<{ orderId: string }>(await withdraw('20'));
   data(await withdraw('3', 'uta'));
   assert.deepEqual(refusal(await withdraw('1', 'otc')), ['40020', 'Parameter accountType error']);
+  assert.deepEqual(refusal(await withdraw('1', 'funding,constructor')), [
+    '40020',
+    'Parameter accountType error',
+  ]);
   const funding = data<Rows>(await unified.client.get('/api/v3/account/funding-assets'));
   assert.deepEqual(funding, [{ coin: 'USDT', balance: '50', available: '30', frozen: '20' }]);
   const records = data<Rows>(
