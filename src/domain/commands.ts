@@ -266,6 +266,14 @@ export interface SettleFunding extends Base {
   status: 'success' | 'fail';
 }
 
+/** The account cancels its own pending withdrawal (by record id, else by clientOid). */
+export interface CancelWithdrawal extends Base {
+  type: 'CancelWithdrawal';
+  uid: string;
+  recordId?: string;
+  clientOid?: string;
+}
+
 /** Operator: makes a main account an agent (affiliate) with rebate rates (money scale, 1 = 100 %). */
 export interface RegisterAgent extends Base {
   type: 'RegisterAgent';
@@ -420,6 +428,7 @@ export type Command =
   | CreateVirtualSubAccount
   | ModifySubAccount
   | SettleFunding
+  | CancelWithdrawal
   | RegisterAgent
   | ReferCustomer
   | SetKycResult

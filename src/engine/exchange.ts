@@ -22,7 +22,7 @@ import { PricePathWalk } from './instruments/price-path.ts';
 import { accrueHourlyInterest, HOUR_MS } from './margin/interest.ts';
 import { enforceMarginRisk } from './margin/liquidation.ts';
 import { repayDebt } from './margin/repay.ts';
-import { settleFunding } from './accounts/funding-status.ts';
+import { cancelWithdrawal, settleFunding } from './accounts/funding-status.ts';
 import { createVirtualSubAccount, modifySubAccount } from './accounts/sub-accounts.ts';
 import { transferFunds } from './accounts/transfers.ts';
 import { referCustomer, registerAgent, setKycResult } from './agents/agents.ts';
@@ -101,6 +101,8 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
       return modifySubAccount(context, command);
     case 'SettleFunding':
       return settleFunding(context, command);
+    case 'CancelWithdrawal':
+      return cancelWithdrawal(context, command);
     case 'RegisterAgent':
       return registerAgent(context, command);
     case 'ReferCustomer':

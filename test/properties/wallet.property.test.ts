@@ -1,6 +1,7 @@
 /**
  * Random wallet streams through the engine: deposits (settled and pending, to addresses),
- * withdrawal requests (on chain and to other accounts) the operator settles or rejects,
+ * withdrawal requests (on chain and to other accounts) the operator settles or rejects or
+ * the account cancels,
  * transfers between a unified account's funding and unified wallets, and convert trades
  * against a house account. After every command:
  * - conservation (engine/invariants.ts) holds for every coin, the funding wallet included;
@@ -132,14 +133,12 @@ function stream(seed: number, steps: number): { commands: Command[]; outcomes: u
         route,
       });
     } else if (roll < 0.65) {
-      const pending = [...live.state.brokerage.pendingFunding.keys()];
+      const pending = [...live.state.brokerage.pendingFunding.values()];
       if (pending.length === 0) continue;
-      run({
-        type: 'SettleFunding',
-        timeMs,
-        recordId: pick(pending),
-        status: random() < 0.6 ? 'success' : 'fail',
-      });
+      const { recordId, uid, direction } = pick(pending);
+      if (direction === 'withdrawal' && random() < 0.25)
+        run({ type: 'CancelWithdrawal', timeMs, uid, recordId });
+      else run({ type: 'SettleFunding', timeMs, recordId, status: random() < 0.6 ? 'success' : 'fail' });
     } else if (roll < 0.8 && account.unified) {
       const [fromWallet, toWallet] = random() < 0.5 ? ['funding', 'unified'] : ['unified', 'funding'];
       const uid = account.uid;
@@ -184,7 +183,14 @@ for (const seed of [3, 11, 2027]) {
     commands.forEach((command, step) => {
       if ((outcomes[step] as { ok: boolean }).ok) kinds.add(command.type);
     });
-    for (const kind of ['Deposit', 'Withdraw', 'SettleFunding', 'TransferFunds', 'ConvertCoins']) {
+    for (const kind of [
+      'Deposit',
+      'Withdraw',
+      'SettleFunding',
+      'CancelWithdrawal',
+      'TransferFunds',
+      'ConvertCoins',
+    ]) {
       assert.ok(kinds.has(kind), `seed ${seed} never succeeded with ${kind}`);
     }
     const replay = new Exchange();

@@ -4,7 +4,8 @@
  *
  * A deposit address is derived from the account, coin and chain (domain/funding.ts); the
  * operator credits it (docs/operator.md). A withdrawal request becomes a pending withdrawal:
- * its amount is frozen until the operator settles or rejects it. A classic account withdraws
+ * its amount is frozen until the operator settles or rejects it, or the account cancels it
+ * (cancel-withdrawal: the record then says `fail`). A classic account withdraws
  * from its spot wallet; a unified account from its funding wallet or its unified wallet (v3
  * `accountType`, default `funding,uta`: the first of them that holds the amount).
  */
@@ -88,6 +89,25 @@ export function walletRoutes(services: Services): Route[] {
       return { orderId: receipt.recordId, clientOid: receipt.clientOid };
     };
 
+  /** Cancels a pending withdrawal of the caller: v2 by `orderId`, v3 by `orderId` or `clientOid`. */
+  const cancel =
+    (version: 'v2' | 'v3'): Route['handler'] =>
+    async (request: ApiRequest) => {
+      const body = asObject(request.body);
+      const recordId = optionalString(body, 'orderId');
+      const clientOid = version === 'v3' ? optionalString(body, 'clientOid') : undefined;
+      if (recordId === undefined && clientOid === undefined) reject('PARAM_EMPTY', 'orderId');
+      unwrap(
+        await services.sequencer.submit({
+          type: 'CancelWithdrawal',
+          timeMs: services.clock.now(),
+          uid: caller(request).account.uid,
+          ...(recordId !== undefined ? { recordId } : { clientOid }),
+        }),
+      );
+      return 'success';
+    };
+
   const fundingAssets: Route['handler'] = (request) => {
     const uid = caller(request).account.uid;
     const coin = optionalString(request.query, 'coin')?.toUpperCase();
@@ -115,6 +135,8 @@ export function walletRoutes(services: Services): Route[] {
     v3('GET', '/api/v3/account/deposit-address', 10, WALLET_READ, address),
     v3('POST', '/api/v3/account/withdrawal', 1, WITHDRAW, withdrawal('v3')),
     v3('POST', '/api/v3/account/withdraw', 1, WITHDRAW, withdrawal('v3')),
+    v2('POST', '/api/v2/spot/wallet/cancel-withdrawal', 10, WITHDRAW, cancel('v2')),
+    v3('POST', '/api/v3/account/cancel-withdrawal', 1, WITHDRAW, cancel('v3')),
     v3('GET', '/api/v3/account/funding-assets', 20, undefined, fundingAssets),
   ];
 }

@@ -295,3 +295,40 @@ test('v3 records when a unified account withdraws from its funding wallet use th
   );
   assert.equal(address.chain, 'TRC20');
 });
+
+test('cancel withdrawal when the request is still pending returns the frozen amount, once', async (t) => {
+  const h = await harness(t);
+  const trader = await mainAccount(h, { permissions: WITHDRAWING, funds: [['spot', 'USDT', '10']] });
+  const other = await mainAccount(h, { permissions: WITHDRAWING });
+  const body = { coin: 'USDT', transferType: 'on_chain', address: 'TQ1x', chain: 'trc20', size: '4' };
+  const { orderId } = data<{ orderId: string }>(
+    await trader.client.post('/api/v2/spot/wallet/withdrawal', { body }),
+  );
+  const cancel = (client: typeof trader.client, fields: Record<string, string>) =>
+    client.post('/api/v2/spot/wallet/cancel-withdrawal', { body: fields });
+  assert.deepEqual(refusal(await cancel(other.client, { orderId })), ['40020', 'Parameter orderId error']);
+  assert.deepEqual(refusal(await cancel(trader.client, {})), ['40019', 'Parameter orderId cannot be empty']);
+  assert.equal(data(await cancel(trader.client, { orderId })), 'success');
+  assert.deepEqual(refusal(await cancel(trader.client, { orderId })), ['40020', 'Parameter orderId error']);
+  const assets = data<Rows>(
+    await trader.client.get('/api/v2/spot/account/assets', { query: { coin: 'USDT' } }),
+  );
+  assert.deepEqual([assets[0]?.available, assets[0]?.frozen], ['10', '0']);
+  const [record] = data<Rows>(
+    await trader.client.get('/api/v2/spot/wallet/withdrawal-records', { query: { orderId } }),
+  );
+  assert.equal(record?.status, 'fail');
+
+  const unified = await unifiedAccount(h, [['funding', 'USDT', '5']]);
+  data(
+    await unified.client.post('/api/v3/account/withdrawal', {
+      body: { ...body, size: '5', clientOid: 'mine' },
+    }),
+  );
+  const byOid = await unified.client.post('/api/v3/account/cancel-withdrawal', {
+    body: { clientOid: 'mine' },
+  });
+  assert.equal(data(byOid), 'success');
+  const funding = data<Rows>(await unified.client.get('/api/v3/account/funding-assets'));
+  assert.deepEqual(funding, [{ coin: 'USDT', balance: '5', available: '5', frozen: '0' }]);
+});
