@@ -1,6 +1,7 @@
 /**
- * The wallet (docs/wallet.md): deposit addresses, a user's withdrawal requests and the
- * unified account's funding wallet, at their v2 (classic) and v3 (unified) paths.
+ * The wallet (docs/wallet.md): deposit addresses (an account's own, and a main account's of
+ * its sub-accounts), a user's withdrawal requests and the unified account's funding wallet,
+ * at their v2 (classic) and v3 (unified) paths.
  *
  * A deposit address is derived from the account, coin and chain (domain/funding.ts); the
  * operator credits it (docs/operator.md). A withdrawal request becomes a pending withdrawal:
@@ -20,6 +21,7 @@ import { asObject, optionalString, requiredString, type Fields } from '../params
 import { caller, reject, unwrap, type ApiRequest, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
 import { signedRoutes } from './route-kit.ts';
+import { subAccountOf } from './wallet-sub.ts';
 import { withdrawalRequest, type WithdrawalRequest } from './withdrawal-input.ts';
 
 const WALLET_READ = { area: 'wallet', write: false } as const;
@@ -129,7 +131,11 @@ export function walletRoutes(services: Services): Route[] {
 
   const address: Route['handler'] = (request) =>
     addressView(state(), caller(request).account.uid, request.query);
+  const subAddress: Route['handler'] = (request) =>
+    addressView(state(), subAccountOf(state(), request), request.query);
   return [
+    v2('GET', '/api/v2/spot/wallet/subaccount-deposit-address', 10, WALLET_READ, subAddress),
+    v3('GET', '/api/v3/account/sub-deposit-address', 10, WALLET_READ, subAddress),
     v2('GET', '/api/v2/spot/wallet/deposit-address', 10, WALLET_READ, address),
     v2('POST', '/api/v2/spot/wallet/withdrawal', 5, WITHDRAW, withdrawal('v2')),
     v3('GET', '/api/v3/account/deposit-address', 10, WALLET_READ, address),

@@ -332,3 +332,44 @@ test('cancel withdrawal when the request is still pending returns the frozen amo
   const funding = data<Rows>(await unified.client.get('/api/v3/account/funding-assets'));
   assert.deepEqual(funding, [{ coin: 'USDT', balance: '5', available: '5', frozen: '0' }]);
 });
+
+test('sub-account deposit address and records when the main account asks show the sub-account's', async (t) => {
+  const h = await harness(t);
+  const main = await mainAccount(h);
+  const { uid: subUid } = await h.operator.createAccount({ kind: 'virtual', parentUid: main.uid });
+  const stranger = await mainAccount(h);
+  const address = data<Record<string, string>>(
+    await main.client.get('/api/v2/spot/wallet/subaccount-deposit-address', {
+      query: { subUid, coin: 'USDT', chain: 'trc20' },
+    }),
+  );
+  const owner = await admin<Record<string, string>>(
+    h.operator,
+    'GET',
+    `/admin/v1/deposit-addresses/${address.address}`,
+  );
+  assert.equal(owner.uid, subUid);
+  await admin(h.operator, 'POST', `/admin/v1/deposit-addresses/${address.address}/deposits`, { amount: '8' });
+  const records = data<Rows>(
+    await main.client.get('/api/v2/spot/wallet/subaccount-deposit-records', { query: { subUid } }),
+  );
+  assert.deepEqual(
+    records.map((row) => [row.size, row.toAddress, row.chain]),
+    [['8', address.address, 'TRC20']],
+  );
+  const foreign = await stranger.client.get('/api/v2/spot/wallet/subaccount-deposit-records', {
+    query: { subUid },
+  });
+  assert.deepEqual(refusal(foreign), ['40034', 'Parameter subUid does not exist']);
+  const missing = await main.client.get('/api/v2/spot/wallet/subaccount-deposit-address', {
+    query: { coin: 'USDT' },
+  });
+  assert.deepEqual(refusal(missing), ['40019', 'Parameter subUid cannot be empty']);
+  const posted = await main.client.post('/api/v3/account/sub-deposit-records', {
+    body: { subUid, ...window() },
+  });
+  assert.deepEqual(
+    data<Rows>(posted).map((row) => [row.size, row.createdTime !== undefined]),
+    [['8', true]],
+  );
+});
