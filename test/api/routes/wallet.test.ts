@@ -333,7 +333,7 @@ test('cancel withdrawal when the request is still pending returns the frozen amo
   assert.deepEqual(funding, [{ coin: 'USDT', balance: '5', available: '5', frozen: '0' }]);
 });
 
-test('sub-account deposit address and records when the main account asks show the sub-account's', async (t) => {
+test('sub-account deposit address and records when the main account asks show those of the sub-account', async (t) => {
   const h = await harness(t);
   const main = await mainAccount(h);
   const { uid: subUid } = await h.operator.createAccount({ kind: 'virtual', parentUid: main.uid });
