@@ -24,7 +24,7 @@ import { MONEY_ONE } from '../../domain/money.ts';
 import type { Context } from '../context.ts';
 import { coinListed } from '../instruments/coins.ts';
 import { freeze, post, readBalance } from './ledger.ts';
-import { walletAllowed } from './wallets.ts';
+import { defaultWallet, walletAllowed } from './wallets.ts';
 
 export interface FundingReceipt {
   recordId: string;
@@ -158,7 +158,7 @@ export function completeWithdrawal(
     addFlow(context, coin, -amount);
     return;
   }
-  const toWallet = receiver.mode === 'unified' ? 'unified' : 'spot';
+  const toWallet = defaultWallet(receiver);
   post(context, { uid: receiver.uid, wallet: toWallet, coin, amount, businessType: 'deposit' });
   const incoming: FundingDetail = {
     dest: 'internal_transfer',
