@@ -43,7 +43,7 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   IP_NOT_WHITELISTED: 'The key has an IP whitelist and the client address is not on it.',
   SIGNATURE_INVALID: 'ACCESS-SIGN does not match any accepted form of the request.',
   PERMISSION_DENIED: 'The key lacks the permission the endpoint needs; `{0}` says which.',
-  USER_STATUS_ABNORMAL: 'The account is frozen or otherwise not usable.',
+  USER_STATUS_ABNORMAL: 'The account, or the API key (operator freeze), is frozen or otherwise not usable.',
   CLASSIC_ACCOUNT_ON_UNIFIED_API: 'A classic account called a v3 (unified account) endpoint.',
   UNIFIED_ACCOUNT_ON_CLASSIC_API:
     'A unified account called a v2 endpoint while BOURSE_ENFORCE_ACCOUNT_MODE is on.',
@@ -52,6 +52,8 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
     'Too many failed passphrase checks for this key or from this IP in the last minute (BOURSE_AUTH_FAILURES_PER_KEY, BOURSE_AUTH_FAILURES_PER_IP).',
   SYSTEM_ERROR: 'An unexpected error (a bug); the request changed nothing that was acknowledged.',
   STORE_UNAVAILABLE: 'The journal could not be written; the outcome is unknown, query before retrying.',
+  SERVICE_RESETTING:
+    'The operator is resetting the venue (POST /admin/v1/reset): nothing was done; retry in a moment.',
   SERVER_NOT_READY:
     'The server is starting (recovering its store) or stopping; the request was not run, retry it (docs/configuration.md).',
   OPERATOR_UNAUTHORIZED: 'Operator API without `Authorization: Bearer <operator token>`, or a wrong token.',
@@ -83,12 +85,16 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   DUPLICATE_CLIENT_OID: 'The clientOid was used by this account within six hours.',
   CLIENT_OID_TOO_LONG: 'A client order id (`{0}`) longer than 50 characters.',
   BATCH_TOO_LARGE: 'More than 20 (v3) or 50 (v2) orders in one batch.',
-  ORDER_NOT_FOUND: 'No open order (or no order) of this account with that orderId / clientOid.',
+  ORDER_NOT_FOUND:
+    'Cancel or modify: no open order (or no order) of this account with that orderId / clientOid.',
+  ORDER_QUERY_NOT_FOUND: 'Order detail: no order of this account with that orderId / clientOid.',
   ORDER_NOT_MODIFIABLE:
     'Modify of a filled, cancelled, market or reduce-only order, or a new size not above the filled size.',
   MODIFY_PENDING: 'A second modify of the same order before the first is durable.',
   MODIFY_UNCHANGED: 'Modify with the price and size the order already has.',
   TIME_RANGE_INVALID: 'A query window over its maximum span or older than the history kept.',
+  SPOT_TPSL_UNSUPPORTED:
+    'Spot or margin order with TP/SL presets (presetTakeProfitPrice, takeProfit, …) or tpslType=tpsl: TP/SL is not attached to spot orders (spot trigger orders are place-plan-order).',
   NO_DEBT: 'Repay of a coin that has no debt.',
   OPEN_SIZE_EXCEEDED: 'Not enough free margin for the opening reserve, or the position limit per symbol.',
   POSITION_INSUFFICIENT: 'A close larger than the position (or its size not locked by other closes).',
@@ -99,6 +105,7 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   LEVERAGE_INVALID: 'Leverage outside minLeverage..maxLeverage.',
   MARGIN_MODE_MISMATCH: "The order's marginMode differs from the symbol's setting.",
   REDUCE_ONLY_REPLACED: 'Reserved: a reduce-only order replaced older ones (answered with orderId null).',
+  NO_POSITION_TO_CLOSE: 'close-positions found no open position of the product line (symbol, side) asked.',
 };
 
 function cell(text: string): string {

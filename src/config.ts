@@ -10,6 +10,8 @@ import { parseFeedConfig } from './market/feed-config.ts';
 import type { MarketConfig } from './market/index.ts';
 import { parseLiquidityConfig } from './market/liquidity.ts';
 import { parseWsConfig, type WsConfig } from './api/ws/config.ts';
+import type { PositionMode } from './domain/position.ts';
+import { parseDemoCredentials, type DemoCredentials } from './demo-credentials.ts';
 import { parseMetricsSettings, type MetricsSettings } from './api/health-routes.ts';
 import { parseConvertSettings, type ConvertSettings } from './api/routes/convert-settings.ts';
 
@@ -25,9 +27,13 @@ export interface Config {
   log: 'info' | 'off';
   rateLimits: RateLimitConfig;
   enforceAccountMode: boolean;
+  /** The futures position mode new accounts start in (BOURSE_POSITION_MODE; the venue's: hedge). */
+  positionMode: PositionMode;
   snapshotEvery: number;
   trustProxy: boolean;
   seedDemo: boolean;
+  /** Fixed demo key, secret and passphrase (BOURSE_DEMO_*); undefined: random ones. */
+  demoCredentials: DemoCredentials | undefined;
   /** postgres://… selects the PostgreSQL store; unset, the SQLite file in dataDir. */
   databaseUrl: string | undefined;
   /** SQLite writes in a writer thread (default) or inline on the event loop (BOURSE_SQLITE_WRITER). */
@@ -75,6 +81,12 @@ function parseClockStart(text: string): number {
   return ms;
 }
 
+function positionMode(value: string | undefined): PositionMode {
+  if (value === undefined || value === '') return 'hedge_mode';
+  if (value === 'hedge_mode' || value === 'one_way_mode') return value;
+  throw new Error('BOURSE_POSITION_MODE must be hedge_mode or one_way_mode');
+}
+
 function sqliteWriter(value: string | undefined): 'thread' | 'inline' {
   if (value === undefined || value === '' || value === 'thread') return 'thread';
   if (value === 'inline') return 'inline';
@@ -92,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const port = integer(env.PORT, 8080, 'PORT');
   if (port > 65535) throw new Error('PORT must be at most 65535');
+  const seedDemo = flag(env.BOURSE_SEED_DEMO, true, 'BOURSE_SEED_DEMO');
   return {
     host: env.HOST || '127.0.0.1',
     port,
@@ -103,9 +116,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     log,
     rateLimits: parseRateLimitConfig(env.BOURSE_RATE_LIMITS),
     enforceAccountMode: flag(env.BOURSE_ENFORCE_ACCOUNT_MODE, false, 'BOURSE_ENFORCE_ACCOUNT_MODE'),
+    positionMode: positionMode(env.BOURSE_POSITION_MODE),
     snapshotEvery: integer(env.BOURSE_SNAPSHOT_EVERY, 100_000, 'BOURSE_SNAPSHOT_EVERY'),
     trustProxy: flag(env.BOURSE_TRUST_PROXY, false, 'BOURSE_TRUST_PROXY'),
-    seedDemo: flag(env.BOURSE_SEED_DEMO, true, 'BOURSE_SEED_DEMO'),
+    seedDemo,
+    demoCredentials: parseDemoCredentials(env, seedDemo),
     databaseUrl: databaseUrl(env.BOURSE_DATABASE_URL),
     sqliteWriter: sqliteWriter(env.BOURSE_SQLITE_WRITER),
     httpFastPath: flag(env.BOURSE_HTTP_FAST_PATH, true, 'BOURSE_HTTP_FAST_PATH'),

@@ -12,7 +12,7 @@
  * released, in reverse, when a later step fails.
  */
 import type { Logger, LogSink } from './api/logger.ts';
-import { createLogger } from './api/logger.ts';
+import { createLogger, redactedJson } from './api/logger.ts';
 import { buildApp, clientIp } from './api/app.ts';
 import { Authenticator } from './api/auth/authenticate.ts';
 import type { FastPath } from './api/http1/fast-path.ts';
@@ -22,7 +22,9 @@ import { createMetrics, type Metrics } from './api/metrics.ts';
 import { allRoutes } from './api/routes/index.ts';
 import type { Services } from './api/services.ts';
 import { attachWebSocket, type WsGateway } from './api/ws/gateway.ts';
-import { seedDemoAccount, seedInstruments } from './bootstrap.ts';
+import { firstStartOf, seedDemoAccount, seedInstruments } from './bootstrap.ts';
+import { VenueControl } from './admin/reset.ts';
+import { RequestGate } from './api/request-gate.ts';
 import type { Config } from './config.ts';
 import { startMarket, type Market } from './market/index.ts';
 import { openStore, sqliteFileOf } from './persistence/open-store.ts';
@@ -176,6 +178,11 @@ function keyedServices(
   const sequencer = new Sequencer(recovered.exchange, recovered.seq, store, {
     snapshotEvery: config.snapshotEvery,
     onStoreError,
+    onEngineError: (error, command) =>
+      logger.error('engine error, step rolled back', {
+        command: redactedJson(command),
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      }),
     ...(metrics ? { onAppended: metrics.journalAppended } : {}),
   });
   const startMs = config.clockStartMs ?? Date.now();
@@ -183,7 +190,16 @@ function keyedServices(
     config.clock === 'simulated'
       ? simulatedClock(() => sequencer.exchange.state.nowMs, startMs)
       : realClock();
-  return { sequencer, store, clock, box, wallNow: () => Date.now(), convert: config.convert };
+  return {
+    sequencer,
+    store,
+    clock,
+    box,
+    wallNow: () => Date.now(),
+    newAccountPositionMode: config.positionMode,
+    gate: new RequestGate(),
+    convert: config.convert,
+  };
 }
 
 /** First start: instruments and the demo account, then credentials.json, as one step. */
@@ -195,7 +211,10 @@ async function seedAndSettle(config: Config, services: Services, fresh: boolean,
     operatorTokenFromEnv: config.operatorToken,
     baseUrl,
     freshStore: fresh,
-    seedDemo: fresh && config.seedDemo ? () => seedDemoAccount(sequencer, clock, box) : null,
+    seedDemo:
+      fresh && config.seedDemo
+        ? () => seedDemoAccount(sequencer, clock, box, config.positionMode, config.demoCredentials)
+        : null,
   });
   await sequencer.drain();
   return settled;
@@ -231,11 +250,15 @@ async function openToRequests(
     metrics: metrics?.http ?? null,
     plainEndpoints: operationsEndpoints({ readiness, metrics, metricsToken: config.metrics.token }),
   });
-  const market = await startMarket(services, config.market, (message, fields) =>
-    logger.info(message, fields),
-  );
+  const restartMarket = async () => {
+    const started = await startMarket(services, config.market, (message, fields) =>
+      logger.info(message, fields),
+    );
+    services.timeWalker = started;
+    return started;
+  };
+  const market = await restartMarket();
   taken.push(() => market.stop());
-  services.timeWalker = market;
   const websocket = http.open(app, () =>
     attachWebSocket(http.server, {
       services,
@@ -247,7 +270,7 @@ async function openToRequests(
     }),
   );
   metrics?.watch({ sequencer: services.sequencer, store: services.store, websocket });
-  return { market, websocket };
+  return { market, websocket, restartMarket };
 }
 
 /** The data directory's lock, the server key (not yet checked), the port and the database's lock. */
@@ -277,7 +300,7 @@ async function start(
   const metrics = config.metrics.enabled ? createMetrics() : null;
   const services = keyedServices(config, serverKey, opened, logger, metrics);
   const { sequencer } = services;
-  const readiness = new Readiness({ sequencer, store });
+  const readiness = new Readiness({ sequencer, store, ...(services.gate ? { gate: services.gate } : {}) });
   taken.push(async () => {
     await sequencer.drain();
     sequencer.stop();
@@ -296,10 +319,29 @@ async function start(
     operatorTokenFrom: settled.operatorTokenFrom,
   };
   const { operatorToken } = settled.credentials;
-  const { market, websocket } = await openToRequests(config, services, http, logger, operatorToken, taken, {
-    metrics,
-    readiness,
+  const { market, websocket, restartMarket } = await openToRequests(
+    config,
+    services,
+    http,
+    logger,
+    operatorToken,
+    taken,
+    { metrics, readiness },
+  );
+  // The operator's reset (src/admin/reset.ts) restarts the market and rewrites the credentials.
+  const control = new VenueControl({
+    services,
+    gate: services.gate as RequestGate,
+    websocket,
+    market,
+    startMarket: restartMarket,
+    firstStart: firstStartOf(config),
+    clockStartMs: config.clockStartMs,
+    credentialsFile: settled.file,
+    credentials: settled.credentials,
+    log: (message, fields) => logger.info(message, fields),
   });
+  services.reset = () => control.reset();
   logger.info('bourse started', {
     url: http.url,
     seq: recovered.seq,
@@ -308,7 +350,15 @@ async function start(
     store: store.kind,
   });
   readiness.started();
-  const parts = { ...http, market, websocket, sequencer, store, databaseLock, dataDirLock };
+  const parts = {
+    ...http,
+    market: { stop: () => control.stop() },
+    websocket,
+    sequencer,
+    store,
+    databaseLock,
+    dataDirLock,
+  };
   let stopping: Promise<ShutdownReport> | null = null;
   const stop = () => {
     readiness.stopping();
@@ -316,11 +366,15 @@ async function start(
   };
   return {
     url: http.url,
-    credentials: settled.credentials,
+    get credentials() {
+      return control.credentials;
+    },
     startup,
     services,
     logger,
-    market,
+    get market() {
+      return control.market;
+    },
     websocket,
     httpFastPath: http.fastPath,
     shutdown: () => (stopping ??= stop()),

@@ -1,74 +1,20 @@
 /**
- * The operator API (docs/operator.md): accounts, keys, deposits and withdrawals, prices,
- * instruments and the clock. Bearer-token authenticated; same envelope as the venue API.
+ * The operator API (docs/operator.md): prices, instruments, the clock and the reset here;
+ * accounts, keys, an account's activity and the broker features in the files beside.
+ * Bearer-token authenticated; same envelope as the venue API.
  */
-import { ACCOUNT_KINDS, ACCOUNT_MODES, DEFAULT_PERMISSIONS, permissionCodesOf } from '../domain/account.ts';
 import { CATEGORIES } from '../domain/category.ts';
 import type { Instrument } from '../domain/instrument.ts';
-import { formatMoney, parseMoney } from '../domain/money.ts';
-import { defaultWallet } from '../engine/accounts/wallets.ts';
-import {
-  asObject,
-  optionalEnum,
-  optionalString,
-  optionalStringList,
-  requiredEnum,
-  requiredString,
-} from '../api/params.ts';
+import { asObject, requiredEnum, requiredString } from '../api/params.ts';
 import { reject, unwrap, type Route } from '../api/request.ts';
 import type { Services } from '../api/services.ts';
 import { instrumentRow } from '../api/wire/instrument.ts';
-import { issueApiKey } from '../security/key-issuer.ts';
-import type { FundingReceipt } from '../engine/accounts/external-flows.ts';
+import { accountRoutes } from './account-routes.ts';
+import { activityRoutes } from './activity-routes.ts';
 import { brokerageAdminRoutes } from './brokerage-routes.ts';
 import { walletAdminRoutes } from './wallet-routes.ts';
+import { keyRoutes } from './key-routes.ts';
 import { parseInstrumentFields } from './instrument-input.ts';
-
-function accountView(services: Services, uid: string) {
-  const state = services.sequencer.exchange.state;
-  const account = state.accounts.get(uid);
-  if (!account) reject('ACCOUNT_NOT_FOUND', 'uid');
-  const wallets: Record<string, Record<string, { available: string; frozen: string; borrowed: string }>> = {};
-  for (const [key, balance] of state.balances) {
-    const [owner, wallet, coin] = key.split('|') as [string, string, string];
-    if (owner !== uid) continue;
-    (wallets[wallet] ??= {})[coin] = {
-      available: formatMoney(balance.available),
-      frozen: formatMoney(balance.frozen),
-      borrowed: formatMoney(balance.borrowed),
-    };
-  }
-  const apiKeys = [...state.apiKeys.values()]
-    .filter((key) => key.uid === uid)
-    .map((key) => ({
-      apiKey: key.apiKey,
-      label: key.label,
-      permissions: key.permissions,
-      ipList: key.ipList,
-    }));
-  return { ...account, createdTime: String(account.createdTimeMs), wallets, apiKeys };
-}
-
-/** A wallet id as given: the type in lower case, an isolated-margin symbol in upper case. */
-function walletId(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  const [type = '', ...rest] = text.split(':');
-  return rest.length > 0 ? `${type.toLowerCase()}:${rest.join(':').toUpperCase()}` : type.toLowerCase();
-}
-
-function receiptView(receipt: FundingReceipt) {
-  return {
-    id: receipt.recordId,
-    txId: receipt.txId,
-    uid: receipt.uid,
-    coin: receipt.coin,
-    amount: formatMoney(receipt.amount),
-    wallet: receipt.wallet,
-    type: receipt.direction,
-    status: receipt.status,
-    ts: String(receipt.timeMs),
-  };
-}
 
 export function adminRoutes(services: Services): Route[] {
   const now = () => services.clock.now();
@@ -82,70 +28,7 @@ export function adminRoutes(services: Services): Route[] {
     handler,
   });
 
-  const funding =
-    (direction: 'Deposit' | 'Withdraw'): Route['handler'] =>
-    async (request, params) => {
-      const body = asObject(request.body);
-      const uid = params.uid ?? '';
-      const account = services.sequencer.exchange.state.accounts.get(uid);
-      if (!account) reject('ACCOUNT_NOT_FOUND', 'uid');
-      const coin = requiredString(body, 'coin').toUpperCase();
-      const amount = parseMoney(requiredString(body, 'amount'));
-      if (amount === null || amount <= 0n) reject('PARAM_ERROR', 'amount');
-      const wallet = walletId(optionalString(body, 'wallet')) ?? defaultWallet(account);
-      const subType = optionalEnum(body, 'subType', ['onchain', 'internal', 'fast'] as const) ?? 'onchain';
-      const status = optionalEnum(body, 'status', ['pending', 'success'] as const) ?? 'success';
-      const receipt = await submit<FundingReceipt>({
-        type: direction,
-        timeMs: now(),
-        uid,
-        coin,
-        amount,
-        wallet,
-        subType,
-        status,
-      });
-      return receiptView(receipt);
-    };
-
   return [
-    route('POST', '/admin/v1/accounts', async (request) => {
-      const body = asObject(request.body);
-      const kind = optionalEnum(body, 'kind', ACCOUNT_KINDS) ?? 'main';
-      const mode = optionalEnum(body, 'mode', ACCOUNT_MODES) ?? 'classic';
-      const parentUid = optionalString(body, 'parentUid') ?? null;
-      if (kind !== 'main' && !parentUid) reject('PARAM_EMPTY', 'parentUid');
-      const parent = parentUid ? services.sequencer.exchange.state.accounts.get(parentUid) : undefined;
-      if (kind !== 'main' && parent?.kind !== 'main') reject('ACCOUNT_NOT_FOUND', 'parentUid');
-      const label = optionalString(body, 'label') ?? '';
-      return submit<{ uid: string }>({ type: 'CreateAccount', timeMs: now(), kind, parentUid, mode, label });
-    }),
-    route('GET', '/admin/v1/accounts/:uid', (_request, params) => accountView(services, params.uid ?? '')),
-    route('POST', '/admin/v1/accounts/:uid/api-keys', async (request, params) => {
-      const body = asObject(request.body);
-      const listed = optionalStringList(body, 'permissions', 64);
-      const permissions = listed ? permissionCodesOf(listed) : [...DEFAULT_PERMISSIONS];
-      if (!permissions) reject('PARAM_ERROR', 'permissions');
-      const ipList = optionalStringList(body, 'ipList', 30) ?? [];
-      const passphrase = optionalString(body, 'passphrase');
-      if (passphrase !== undefined && !/^[A-Za-z0-9]{8,32}$/.test(passphrase))
-        reject('PARAM_ERROR', 'passphrase');
-      const label = optionalString(body, 'label') ?? '';
-      if (label.length > 20) reject('PARAM_ERROR', 'label');
-      const issued = unwrap(
-        await issueApiKey(services.sequencer, services.box, {
-          uid: params.uid ?? '',
-          permissions,
-          ipList,
-          label,
-          timeMs: now(),
-          ...(passphrase ? { passphrase } : {}),
-        }),
-      );
-      return { ...issued, permissions, ipList, label };
-    }),
-    route('POST', '/admin/v1/accounts/:uid/deposits', funding('Deposit')),
-    route('POST', '/admin/v1/accounts/:uid/withdrawals', funding('Withdraw')),
     route('PUT', '/admin/v1/prices', async (request) => {
       const body = asObject(request.body);
       const category = requiredEnum(body, 'category', CATEGORIES);
@@ -204,6 +87,16 @@ export function adminRoutes(services: Services): Route[] {
         : await submit<{ nowMs: number }>({ type: 'AdvanceClock', timeMs: now(), ms });
       return { mode: 'simulated', nowMs: String(result.nowMs) };
     }),
+    route('POST', '/admin/v1/reset', async (request) => {
+      // Nothing to choose: the first-start state comes from the settings (docs/operator.md).
+      const body = asObject(request.body);
+      if (Object.keys(body).length > 0) reject('PARAM_ERROR', Object.keys(body)[0] ?? 'body');
+      if (!services.reset) reject('SERVICE_RESETTING');
+      return services.reset();
+    }),
+    ...accountRoutes(services),
+    ...keyRoutes(services),
+    ...activityRoutes(services),
     ...brokerageAdminRoutes(services),
     ...walletAdminRoutes(services),
   ];

@@ -137,7 +137,8 @@ export function clientIp(
 
 /** Decoded query parameters, last value wins. URLSearchParams never throws on bad input. */
 function parseQuery(rawQuery: string): Record<string, string> {
-  const query: Record<string, string> = {};
+  // No prototype: a parameter named __proto__ or constructor is a name like any other.
+  const query: Record<string, string> = Object.create(null);
   if (!rawQuery) return query;
   for (const [name, value] of new URLSearchParams(rawQuery)) query[name] = value;
   return query;
@@ -394,18 +395,29 @@ export function buildApp(options: AppOptions): App {
       headers: request.headers,
     };
     const matched = match(apiRequest.method, path);
-    let answer: { envelope: Envelope; status: number };
-    try {
-      answer = { envelope: await run(request, apiRequest, rawQuery, matched), status: 200 };
-    } catch (error) {
-      if (error instanceof ClientClosedRequest) {
-        reply.abort();
-        logClosed(apiRequest, startedMs);
-        return;
-      }
-      answer = rejection(apiRequest, error);
+    // While the operator resets the venue (src/admin/reset.ts), nothing new is started.
+    const gate = services.gate;
+    if (gate && !gate.enter()) {
+      const refused = rejection(apiRequest, new Rejected({ code: 'SERVICE_RESETTING' }));
+      respond(reply, apiRequest, startedMs, matched, refused.envelope, refused.status);
+      return;
     }
-    respond(reply, apiRequest, startedMs, matched, answer.envelope, answer.status);
+    try {
+      let answer: { envelope: Envelope; status: number };
+      try {
+        answer = { envelope: await run(request, apiRequest, rawQuery, matched), status: 200 };
+      } catch (error) {
+        if (error instanceof ClientClosedRequest) {
+          reply.abort();
+          logClosed(apiRequest, startedMs);
+          return;
+        }
+        answer = rejection(apiRequest, error);
+      }
+      respond(reply, apiRequest, startedMs, matched, answer.envelope, answer.status);
+    } finally {
+      gate?.leave();
+    }
   }
 
   const app: App = {
@@ -424,7 +436,7 @@ export function buildApp(options: AppOptions): App {
 }
 
 function dialectOf(path: string, match: (method: string, path: string) => Matched | null): Dialect {
-  for (const method of ['GET', 'POST', 'PUT', 'PATCH']) {
+  for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
     const found = match(method, path);
     if (found) return found.route.dialect;
   }

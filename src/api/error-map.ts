@@ -56,6 +56,7 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
   AUTH_FAILURES_LIMITED: e('429', 'Too Many Requests', 429),
   SYSTEM_ERROR: e('45001', 'Unknown error', 500),
   STORE_UNAVAILABLE: e('40725', 'service return an error', 503),
+  SERVICE_RESETTING: e('40015', 'System is abnormal, please try again later', 503),
   SERVER_NOT_READY: e('40015', 'System is abnormal, please try again later', 503),
   OPERATOR_UNAUTHORIZED: e('40001', 'operator token missing or wrong', 401),
   ACCOUNT_NOT_FOUND: e('40034', 'Parameter {0} does not exist'),
@@ -148,7 +149,11 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
   BATCH_TOO_LARGE: e('40306', 'Batch processing orders can only process up to {0}'),
   ORDER_NOT_FOUND: {
     ...e('43001', 'The order does not exist'),
-    'v2-mix': e('40768', 'Order does not exist'),
+    v3: e('25204', 'Order does not exist'),
+  },
+  ORDER_QUERY_NOT_FOUND: {
+    ...e('43001', 'The order does not exist'),
+    'v2-mix': e('40109', 'The data of the order cannot be found, please confirm the order number'),
     v3: e('25204', 'Order does not exist'),
   },
   ORDER_NOT_MODIFIABLE: {
@@ -187,13 +192,24 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
       'Reduce-only orders will only reduce your position; please cancel or modify existing orders before placing a new one',
     ),
   },
+  NO_POSITION_TO_CLOSE: {
+    ...e('22002', 'No position to close'),
+    v3: e('25227', 'No position available to close'),
+  },
   NO_DEBT: { ...e('40020', 'Parameter {0} error'), v3: e('25200', '{0} validation error') },
+  SPOT_TPSL_UNSUPPORTED: {
+    ...e('40020', 'Parameter {0} error: spot take-profit and stop-loss orders are not supported'),
+    v3: e('25013', '{0} not support API trade'),
+  },
   PLAN_NOT_FOUND: { ...e('43025', 'Plan order does not exist'), v3: e('25204', 'Order does not exist') },
   TPSL_NOT_FOUND: {
     ...e('43020', 'Stop profit and stop loss order does not exist'),
     v3: e('25204', 'Order does not exist'),
   },
-  PLAN_LIMIT_REACHED: e('40889', 'The plan order of this contract has reached the upper limit'),
+  PLAN_LIMIT_REACHED: {
+    ...e('40889', 'The plan order of this contract has reached the upper limit'),
+    'v2-spot': e('43071', 'Trigger order limit for a single trading pair is {0}'),
+  },
   TPSL_LIMIT_REACHED: {
     ...e('40890', 'The order of stop-profit and stop-loss for this contract has reached the upper limit'),
     v3: e('25211', 'Exceeds the limit of {0} maximum orders'),

@@ -36,12 +36,15 @@ export function parseMetricsSettings(env: NodeJS.ProcessEnv): MetricsSettings {
 }
 
 /** Why the server is not ready, or 'ready'. */
-export type ReadinessStatus = 'ready' | 'starting' | 'recovering' | 'stopping' | 'store_unreachable';
+export type ReadinessStatus =
+  'ready' | 'starting' | 'recovering' | 'resetting' | 'stopping' | 'store_unreachable';
 
 export interface ReadinessSources {
   /** True while the engine is rebuilt from the store after a failed append. */
   sequencer: { readonly unavailable: boolean };
   store: { lastSeq(): Promise<number> };
+  /** Closed while the operator resets the venue (src/admin/reset.ts). */
+  gate?: { readonly isOpen: boolean };
   /** How long the store may take to answer the check (default 2 s). */
   storeTimeoutMs?: number;
 }
@@ -65,6 +68,7 @@ export class Readiness {
   async status(): Promise<ReadinessStatus> {
     if (this.phase !== 'started') return this.phase;
     if (this.sources.sequencer.unavailable) return 'recovering';
+    if (this.sources.gate && !this.sources.gate.isOpen) return 'resetting';
     return (await this.storeAnswers()) ? 'ready' : 'store_unreachable';
   }
 

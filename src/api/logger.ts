@@ -34,6 +34,16 @@ export function redact(fields: Record<string, unknown>): Record<string, unknown>
   return out;
 }
 
+/**
+ * `value` as JSON text for a log line, with the values of secret-looking fields replaced at
+ * any depth and bigints as decimal strings (a command, whose cipher and hashes stay out).
+ */
+export function redactedJson(value: unknown): string {
+  return JSON.stringify(value, (name, field: unknown) =>
+    name !== '' && SECRET_FIELD.test(name) ? '[redacted]' : typeof field === 'bigint' ? String(field) : field,
+  );
+}
+
 export function createLogger(sink: LogSink | null): Logger {
   const write = (record: Record<string, unknown>) => sink?.(JSON.stringify(record));
   return {

@@ -1,6 +1,6 @@
 /**
  * Readers for request fields: each returns the typed value or rejects with the venue's code.
- * Enum values are accepted in any case (clients send "GTC", "Open", "YES"; wire.md §5.3).
+ * Enum values are accepted in any case (clients send "GTC", "Open", "YES").
  * Every string is bounded in length (src/api/field-limits.ts) before anything else reads it.
  */
 import { isDecimalText } from '../domain/decimal.ts';

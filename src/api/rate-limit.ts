@@ -1,5 +1,5 @@
 /**
- * Per-second request limits, per UID or per IP as the spec's Limits table states, counted in
+ * Per-second request limits, per UID or per IP as the venue publishes them, counted in
  * fixed one-second windows per (route, key). Limits are configuration: BOURSE_RATE_LIMITS
  * may turn them off, scale them, or override single paths (see docs/configuration.md).
  */

@@ -63,8 +63,8 @@ export interface Route {
   dialect: Dialect;
   rateLimit?: RateLimitRule;
   /** Permission the key needs (any one of several areas when a list); a function when it
-   * depends on the request (e.g. the category in the body). */
-  permission?: PermissionRule | ((request: ApiRequest) => PermissionRule | null);
+   * depends on the request (e.g. the categories in the body): every rule it returns must hold. */
+  permission?: PermissionRule | ((request: ApiRequest) => PermissionRule | readonly PermissionRule[] | null);
   /** The account mode this API family belongs to (the venue's v2/v3 gate). */
   accountMode?: 'classic' | 'unified';
   handler: (request: ApiRequest, params: Record<string, string>) => unknown;

@@ -4,6 +4,9 @@
  * A key's permissions are the venue's permission codes (spec, account-information table).
  * The create-key endpoints speak in perm names (spot_trade, …); PERM_NAME_CODES maps them.
  */
+import type { PositionMode } from './position.ts';
+import { nameTable, ownEntry } from './name-table.ts';
+
 export const ACCOUNT_KINDS = ['main', 'sub', 'virtual'] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 
@@ -18,6 +21,11 @@ export interface Account {
   mode: AccountMode;
   label: string;
   createdTimeMs: number;
+  /**
+   * The futures position mode of every product type the account has not set itself
+   * (set-position-mode); absent means one-way (engine/futures/settings.ts).
+   */
+  positionMode?: PositionMode;
   /** Virtual sub-accounts: the generated e-mail-like name (create-virtual-subaccount). */
   name?: string;
   /** Sub-accounts: `freeze` stops every key of the account (40013); absent means normal. */
@@ -41,6 +49,8 @@ export interface ApiKeyRecord {
   ipList: string[];
   label: string;
   createdTimeMs: number;
+  /** Set by the operator: every request and WebSocket login with the key is refused (40013). */
+  frozen?: boolean;
 }
 
 export const READ_ONLY_PERMISSIONS = [
@@ -73,13 +83,13 @@ export const PERMISSION_CODES: readonly string[] = [...READ_ONLY_PERMISSIONS, ..
 export const PERM_NAMES = ['spot_trade', 'margin_trade', 'contract_trade', 'transfer', 'read'] as const;
 export type PermName = (typeof PERM_NAMES)[number];
 
-export const PERM_NAME_CODES: Record<PermName, readonly string[]> = {
+export const PERM_NAME_CODES: Readonly<Record<PermName, readonly string[]>> = nameTable({
   spot_trade: ['stow', 'stor'],
   margin_trade: ['smow', 'smor'],
   contract_trade: ['coow', 'cpow', 'coor', 'cpor'],
   transfer: ['wtow', 'wtor'],
   read: ['coor', 'cpor', 'stor', 'smor', 'wtor', 'taxr', 'chor'],
-};
+});
 
 /** What a key made by the operator without an explicit list may do: trade, transfer, read. */
 export const DEFAULT_PERMISSIONS: readonly string[] = [
@@ -98,12 +108,15 @@ export const DEFAULT_PERMISSIONS: readonly string[] = [
   'chow',
 ];
 
-/** Turns perm names and/or permission codes into the set of codes a key holds. */
+/**
+ * Turns perm names and/or permission codes into the set of codes a key holds; null when one
+ * is neither. Names are looked up as own keys only, so `constructor` or `__proto__` is unknown.
+ */
 export function permissionCodesOf(values: readonly string[]): string[] | null {
   const codes = new Set<string>();
   for (const value of values) {
     const lower = value.toLowerCase();
-    const named = PERM_NAME_CODES[lower as PermName] as readonly string[] | undefined;
+    const named = ownEntry<readonly string[]>(PERM_NAME_CODES, lower);
     if (named) named.forEach((code) => codes.add(code));
     else if (PERMISSION_CODES.includes(lower)) codes.add(lower);
     else return null;
@@ -123,7 +136,7 @@ export function permNamesOf(codes: readonly string[]): PermName[] {
  */
 export type PermissionArea =
   'spot' | 'margin' | 'futures_orders' | 'futures_positions' | 'wallet' | 'withdraw' | 'subaccount';
-export const AREA_CODES: Record<PermissionArea, { read: string; write: string }> = {
+export const AREA_CODES: Readonly<Record<PermissionArea, { read: string; write: string }>> = nameTable({
   spot: { read: 'stor', write: 'stow' },
   margin: { read: 'smor', write: 'smow' },
   futures_orders: { read: 'coor', write: 'coow' },
@@ -132,7 +145,7 @@ export const AREA_CODES: Record<PermissionArea, { read: string; write: string }>
   // Withdrawals need their own code (wwow); their records read with the wallet's.
   withdraw: { read: 'wtor', write: 'wwow' },
   subaccount: { read: 'chor', write: 'chow' },
-};
+});
 
 /** True when the codes allow `write` (or read) access to the area, or to any of the areas. */
 export function hasPermission(

@@ -9,6 +9,7 @@ import type { FundingRoute } from './funding.ts';
 import type { Instrument } from './instrument.ts';
 import type { OrderSide, OrderType, StpMode, TimeInForce } from './order.ts';
 import type { PlanPreset, PlanType, TriggerType } from './plan.ts';
+import type { HoldSide, PositionMode } from './position.ts';
 
 interface Base {
   timeMs: number;
@@ -20,6 +21,12 @@ export interface CreateAccount extends Base {
   parentUid: string | null;
   mode: AccountMode;
   label: string;
+  /**
+   * The futures position mode the account starts in, every product type (the edge sends the
+   * configured one, the venue's hedge mode by default). Absent — journals written before
+   * 2026-11-25, and internal accounts such as the liquidity provider's — means one-way.
+   */
+  positionMode?: PositionMode;
 }
 
 export interface CreateApiKey extends Base {
@@ -41,6 +48,15 @@ export interface ModifyApiKey extends Base {
   ipList?: string[];
   label?: string;
   passphraseHash?: string;
+  /** true freezes the key (every request with it is refused), false lets it work again. */
+  frozen?: boolean;
+}
+
+/** Deletes an API key for good (the operator's revoke). */
+export interface RevokeApiKey extends Base {
+  type: 'RevokeApiKey';
+  uid: string;
+  apiKey: string;
 }
 
 /** Operator deposit: coins enter the system (`amount` in minor units). */
@@ -122,7 +138,7 @@ export interface OrderRequest {
   timeInForce: TimeInForce;
   stpMode: StpMode;
   price?: string;
-  /** Base quantity (limit, market sell) or quote amount (market buy), as the spec defines. */
+  /** Base quantity (limit, market sell) or quote amount (market buy), as the venue defines. */
   quantity: string;
   /** Futures: the position side (hedge mode; v3 posSide). `side` is always the trade direction. */
   posSide?: 'long' | 'short';
@@ -131,6 +147,13 @@ export interface OrderRequest {
   /** Futures: must match the symbol's margin mode when given. */
   marginMode?: 'crossed' | 'isolated';
   marginCoin?: string;
+  /**
+   * Futures orders that open a position: the take-profit and stop-loss it should carry. When
+   * the order first fills they become the position's pos_profit / pos_loss plans
+   * (engine/triggers/order-presets.ts). Trigger prices, not percentages.
+   */
+  takeProfit?: PlanPreset;
+  stopLoss?: PlanPreset;
 }
 
 /** Places one or more orders of one category; each item succeeds or fails on its own. */
@@ -170,6 +193,9 @@ export interface ModifyOrder extends Base {
   quantity?: string;
   price?: string;
   autoCancel: boolean;
+  /** The order's TP/SL presets: undefined keeps, null removes, a value replaces. */
+  takeProfit?: PlanPreset | null;
+  stopLoss?: PlanPreset | null;
 }
 
 /** Repays margin debt (interest first, then principal) from the wallet's own coin. */
@@ -325,6 +351,10 @@ export interface PlanRequest {
   callbackRatio?: string;
   takeProfit?: PlanPreset;
   stopLoss?: PlanPreset;
+  /** Spot plans: `size` in base coin (`amount`, the default) or quote coin (`total`). */
+  sizeUnit?: 'amount' | 'total';
+  /** Spot plans: the time in force of the limit order it places (gtc by default). */
+  timeInForce?: TimeInForce;
 }
 
 /** Places plan orders; all items stand or fall together (a TP and SL pair is one request). */
@@ -348,6 +378,8 @@ export interface CancelPlanOrders extends Base {
   uid: string;
   category: Category;
   symbol?: string;
+  /** Only plans of these symbols (absent: `symbol`, else any). */
+  symbols?: string[];
   /** Only plans of these types (empty: any type). */
   planTypes: PlanType[];
   items?: PlanReference[];
@@ -376,6 +408,8 @@ export interface ModifyPlanOrder extends Base {
   size?: string;
   /** Limit price of the order it places ('' or '0' turns a limit plan into a market plan: not allowed). */
   price?: string;
+  /** Spot plans: a new order type (limit needs `price`). */
+  orderType?: OrderType;
   callbackRatio?: string;
   triggerPrice?: string;
   triggerType?: TriggerType;
@@ -390,6 +424,18 @@ export interface SetAssetMode extends Base {
   assetMode: 'single' | 'union';
 }
 
+/**
+ * Closes the account's positions of a product line at market (one order per position, at the
+ * book): all of them, those of `symbol`, and only the `holdSide` side when given.
+ */
+export interface ClosePositions extends Base {
+  type: 'ClosePositions';
+  uid: string;
+  category: Category;
+  symbol?: string;
+  holdSide?: HoldSide;
+}
+
 /** v2 futures modify: cancel the open order and place its replacement, in one step. */
 export interface ReplaceOrder extends Base {
   type: 'ReplaceOrder';
@@ -399,6 +445,9 @@ export interface ReplaceOrder extends Base {
   quantity?: string;
   price?: string;
   newClientOid?: string;
+  /** The replacement's TP/SL presets: undefined keeps the old order's, null removes, a value replaces. */
+  takeProfit?: PlanPreset | null;
+  stopLoss?: PlanPreset | null;
 }
 
 /**
@@ -434,6 +483,7 @@ export type Command =
   | SetKycResult
   | CreateApiKey
   | ModifyApiKey
+  | RevokeApiKey
   | Deposit
   | Withdraw
   | AddInstrument
@@ -445,6 +495,7 @@ export type Command =
   | CancelAllOrders
   | ModifyOrder
   | ReplaceOrder
+  | ClosePositions
   | RepayDebt
   | SetLeverage
   | SetMarginMode

@@ -1,5 +1,5 @@
 /**
- * Instrument (trading-pair specification): the spec's instrument table, field for field.
+ * Instrument (trading-pair specification): the venue's instrument record, field for field.
  *
  * Values are kept as the decimal strings the operator configured, exactly as served on the
  * wire; the engine derives integer steps from them once (engine/instruments/scales.ts).

@@ -1,3 +1,5 @@
+import type { PlanPreset } from './plan.ts';
+
 /**
  * An order as reported: formatted once by the engine (with the instrument of the moment), so
  * that history shows what was true when it happened. Both the v2 and the v3 wire shapes are
@@ -42,5 +44,8 @@ export interface OrderView {
     leverage: string;
     marginCoin: string;
     realisedPnl: string;
+    /** TP/SL presets the order carries (absent: none). */
+    takeProfit?: PlanPreset;
+    stopLoss?: PlanPreset;
   };
 }

@@ -8,6 +8,7 @@
  * (`live` → `filled` directly when one match fills the whole order.)
  */
 import type { Category } from './category.ts';
+import type { PlanPreset } from './plan.ts';
 
 export type OrderSide = 'buy' | 'sell';
 export type OrderType = 'limit' | 'market';
@@ -106,6 +107,9 @@ export interface FuturesOrderFields {
   marginCoin: string;
   /** Realised PnL of the order's closing fills, money units. */
   realisedPnl: bigint;
+  /** TP/SL presets as accepted (on the price grid); they become position TP/SL on the first fill. */
+  takeProfit?: PlanPreset;
+  stopLoss?: PlanPreset;
 }
 
 export function transition(order: Order, next: OrderStatus): void {
@@ -115,11 +119,11 @@ export function transition(order: Order, next: OrderStatus): void {
   order.status = next;
 }
 
-/** The clientOid pattern of the unified API (spec §2): 1 to 32 of . A-Z : / a-z 0-9 _ -. */
+/** The clientOid pattern of the unified API (the venue's): 1 to 32 of . A-Z : / a-z 0-9 _ -. */
 export const CLIENT_OID_PATTERN = /^[.A-Z:/a-z0-9_-]{1,32}$/;
 
 /** clientOid idempotency window (spec, Limits): six hours. */
 export const CLIENT_OID_WINDOW_MS = 6 * 60 * 60 * 1000;
 
-/** Open orders per business line: futures, and spot + margin (spec §2 rule 5). */
+/** Open orders per business line: futures, and spot + margin. */
 export const MAX_OPEN_ORDERS_PER_LINE = 400;

@@ -11,7 +11,7 @@
  * Prices are money units per base coin (domain/money.ts), on the instrument's price grid.
  */
 import type { Category } from './category.ts';
-import type { OrderSide, OrderType, StpMode } from './order.ts';
+import type { OrderSide, OrderType, StpMode, TimeInForce } from './order.ts';
 import type { HoldSide, MarginMode, PositionMode } from './position.ts';
 import type { ResultCode } from './result-code.ts';
 
@@ -68,6 +68,18 @@ export interface PlanPreset {
   executePrice: string;
 }
 
+/**
+ * Spot plans (v2 spot place-plan-order): how `size` was given and the order's time in force.
+ * `amount`: base coin (the plan's `sizeLots`); `total`: quote coin (`quoteAmount`), turned
+ * into base lots or a market-buy budget at the price when the plan fires.
+ */
+export interface SpotPlanTerms {
+  sizeUnit: 'amount' | 'total';
+  /** `total`: the quote amount in money units; 0n for `amount`. */
+  quoteAmount: bigint;
+  timeInForce: TimeInForce;
+}
+
 /** Trailing state: before activation nothing is tracked; then the extreme price seen. */
 export interface TrailingState {
   /** Callback ratio as sent (percent, e.g. "2.5"). */
@@ -113,6 +125,8 @@ export interface Plan {
   positionId?: string;
   /** v3 strategy orders: the plans of one strategy order (its TP and SL legs) share this id. */
   groupId?: string;
+  /** Spot plans only (category SPOT): their size unit and time in force. */
+  spot?: SpotPlanTerms;
   status: PlanStatus;
   /** Cancelled because its group was modified (v3 modify-strategy-order): not reported as a leg. */
   replaced?: boolean;
@@ -139,7 +153,7 @@ export interface PlanView {
   orderType: OrderType;
   /** '' for a market order. */
   executePrice: string;
-  /** Base quantity; '0' for whole-position TP/SL. */
+  /** Base quantity; '0' for whole-position TP/SL; a spot `total` plan's quote amount. */
   size: string;
   side: OrderSide;
   holdSide: HoldSide;
@@ -156,6 +170,8 @@ export interface PlanView {
   takeProfit?: PlanPreset;
   stopLoss?: PlanPreset;
   groupId?: string;
+  /** Spot plans: `amount` (size in base coin) or `total` (in quote coin), and the order's force. */
+  spot?: { sizeUnit: 'amount' | 'total'; timeInForce: TimeInForce };
   status: PlanStatus;
   replaced?: boolean;
   executeOrderId: string;

@@ -12,7 +12,7 @@ import type { AdvanceClock, Command, PricePathStream } from '../domain/commands.
 import type { EngineEvent } from '../domain/events.ts';
 import { CLIENT_OID_WINDOW_MS } from '../domain/order.ts';
 import { ok, type Outcome } from '../domain/result-code.ts';
-import { createAccount, createApiKey, modifyApiKey } from './accounts/accounts.ts';
+import { createAccount, createApiKey, modifyApiKey, revokeApiKey } from './accounts/accounts.ts';
 import { deposit, withdraw } from './accounts/external-flows.ts';
 import { convertCoins } from './accounts/convert.ts';
 import { createContext } from './context.ts';
@@ -34,6 +34,7 @@ import { modifyOrder } from './trading/modify.ts';
 import { replaceOrder } from './trading/replace.ts';
 import { placeOrders } from './trading/place.ts';
 import { finish, tradingContext, type TradingContext } from './trading/trading-context.ts';
+import { closePositions } from './futures/close-positions.ts';
 import { settleDeliveriesDue } from './futures/delivery.ts';
 import { settleFundingDue, setFundingRate } from './futures/funding.ts';
 import { enforceFuturesRisk } from './futures/liquidation.ts';
@@ -59,6 +60,8 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
       return createApiKey(context, command);
     case 'ModifyApiKey':
       return modifyApiKey(context, command);
+    case 'RevokeApiKey':
+      return revokeApiKey(context, command);
     case 'Deposit':
       return deposit(context, command);
     case 'Withdraw':
@@ -91,6 +94,8 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
       return modifyOrder(trading, command);
     case 'ReplaceOrder':
       return replaceOrder(trading, command);
+    case 'ClosePositions':
+      return closePositions(trading, command);
     case 'RepayDebt':
       return repayDebt(context, command);
     case 'TransferFunds':

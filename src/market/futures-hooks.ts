@@ -68,7 +68,7 @@ export function nextFundingTimeOf(view: FuturesView, instrument: Instrument): nu
   return (Math.floor(view.nowMs / intervalMs) + 1) * intervalMs;
 }
 
-/** Funding rate caps (venue-mechanics §1.3: ±0.003 on the live BTC/ETH rows). */
+/** Funding rate caps (±0.003, as on the venue's live BTC/ETH contracts). */
 export function fundingRateBounds(instrument: Instrument): { min: string; max: string } {
   void instrument;
   // futures: point at the engine's per-instrument cap when it has one.

@@ -434,6 +434,11 @@ export function mergeValue(
   return typeof after === 'number' && typeof before === 'number' ? Number(value) : value.toString();
 }
 
+/** Every table the migrations create, journal and snapshots included (the operator's reset empties them all). */
+export function storedTableNames(): string[] {
+  return MIGRATIONS.flatMap((migration) => migration.tables.map((table) => table.name));
+}
+
 export function tableOf(name: string): Table {
   for (const migration of MIGRATIONS) {
     const table = migration.tables.find((candidate) => candidate.name === name);

@@ -37,7 +37,8 @@ import {
 import { convertOf, convertsSql, walletRecordOf, walletRecordsSql } from './wallet-queries.ts';
 
 /** What a store's own code provides; everything else of the port is a read defined here. */
-type StoreCore = 'latestSnapshot' | 'journalAfter' | 'lastSeq' | 'append' | 'saveSnapshot' | 'close';
+type StoreCore =
+  'latestSnapshot' | 'journalAfter' | 'lastSeq' | 'append' | 'saveSnapshot' | 'replaceAll' | 'close';
 
 export type ReadMethods = Omit<Store, StoreCore>;
 

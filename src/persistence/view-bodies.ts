@@ -13,6 +13,7 @@
  */
 import type { FillView } from '../domain/events.ts';
 import type { OrderView } from '../domain/order-view.ts';
+import type { PlanPreset } from '../domain/plan.ts';
 
 /** The first element of a body in the array form. */
 const ARRAY_FORM = 1;
@@ -41,7 +42,7 @@ export function orderBody(order: OrderView): string {
     order.source,
   ];
   if (futures) {
-    values.push([
+    const fields: unknown[] = [
       futures.holdSide,
       futures.tradeSide,
       futures.reduceOnly,
@@ -50,7 +51,10 @@ export function orderBody(order: OrderView): string {
       futures.leverage,
       futures.marginCoin,
       futures.realisedPnl,
-    ]);
+    ];
+    if (futures.takeProfit || futures.stopLoss)
+      fields.push(presetBody(futures.takeProfit), presetBody(futures.stopLoss));
+    values.push(fields);
   }
   return JSON.stringify(values);
 }
@@ -99,8 +103,27 @@ export function orderOfRow(row: Row): OrderView {
       marginCoin: field(6),
       realisedPnl: field(7),
     };
+    const takeProfit = presetOfBody(futures[8]);
+    const stopLoss = presetOfBody(futures[9]);
+    if (takeProfit) view.futures.takeProfit = takeProfit;
+    if (stopLoss) view.futures.stopLoss = stopLoss;
   }
   return view;
+}
+
+/** A TP/SL preset in a body: [triggerPrice, triggerType, executePrice], or null. */
+function presetBody(preset: PlanPreset | undefined): unknown {
+  return preset ? [preset.triggerPrice, preset.triggerType, preset.executePrice] : null;
+}
+
+function presetOfBody(value: unknown): PlanPreset | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const [triggerPrice, triggerType, executePrice] = value as unknown[];
+  return {
+    triggerPrice: String(triggerPrice),
+    triggerType: triggerType === 'mark_price' ? 'mark_price' : 'fill_price',
+    executePrice: String(executePrice ?? ''),
+  };
 }
 
 /** A fill's body: what its row's columns (exec_id, uid, order_id, category, symbol, time_ms) do not hold. */

@@ -289,6 +289,14 @@ export interface Store {
   /** Lets appends through again after a failed one (the sequencer calls it before it rebuilds). */
   resume?(): Promise<void>;
   saveSnapshot(snapshot: Snapshot): Promise<void>;
+  /**
+   * Replaces everything the store holds (journal, snapshots, every projection) with `entries`,
+   * in one transaction: afterwards it holds exactly what appending them to an empty store
+   * would write, or, if it fails, exactly what it held before. The operator's reset
+   * (src/admin/reset.ts) calls it while no append is in flight; appends after it continue
+   * from its last entry.
+   */
+  replaceAll(entries: readonly JournalEntry[]): Promise<void>;
   bills(query: BillQuery): Promise<BillRow[]>;
   fundingRecords(uid: string, limit: number): Promise<FundingRow[]>;
   /** An order by id or clientOid (the latest with that clientOid), open or closed. */

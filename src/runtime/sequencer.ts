@@ -26,13 +26,23 @@
  * cut during the commit), the rebuild reads it back; a commit that becomes visible only after
  * the rebuild makes the next append collide on the journal's key, which fails and rebuilds
  * again, so memory always converges on the store.
+ *
+ * A command that throws inside the engine (a bug) is not journaled and its whole step, clock
+ * jobs included, is rolled back: the engine is rebuilt from the store once what came before
+ * it is durable (rollback.ts says how, and what callers see meanwhile).
+ *
+ * `replace` (the operator's reset, src/admin/reset.ts) swaps in a new engine and the store's
+ * whole contents at once: new commands are refused (SERVICE_RESETTING) while it runs, the
+ * store replaces everything in one transaction, and memory follows what the store then holds.
  */
 import type { Command } from '../domain/commands.ts';
-import { fail, type Outcome } from '../domain/result-code.ts';
+import { fail, ok, type Outcome } from '../domain/result-code.ts';
 import type { Exchange } from '../engine/exchange.ts';
+import { stateHash } from '../engine/state-hash.ts';
 import { encode } from '../persistence/codec.ts';
 import type { JournalEntry, Snapshot, Store } from '../ports/store.ts';
-import { recover } from './recovery.ts';
+import { recover, type Recovered } from './recovery.ts';
+import { Rollback } from './rollback.ts';
 
 interface Waiting {
   outcome: Outcome<unknown>;
@@ -49,6 +59,8 @@ export interface SequencerOptions {
   retryMs?: { first: number; longest: number };
   /** With a store that queues appends: commands per group handed over mid-turn (default 8). */
   groupCommands?: number;
+  /** Called once for a command that threw inside the engine (its step is rolled back). */
+  onEngineError?: (error: unknown, command: Command) => void;
   /** Called as each append settles: its commands, the store's time for it, and whether it succeeded (metrics). */
   onAppended?: (commands: number, durationMs: number, ok: boolean) => void;
 }
@@ -65,11 +77,15 @@ export class Sequencer {
   /** A partial group goes when fewer appends than this are in flight. */
   private readonly partialBeside: number;
   private recovering = false;
+  /** `replace` is running: new commands are refused. */
+  private replacing = false;
   /** An append failed: in-flight ones settle (failing), then the engine is rebuilt. */
   private failed = false;
   private sinceSnapshot = 0;
   private snapshotting: Promise<void> | null = null;
   private stopped = false;
+  /** A command threw: its step is rolled back once everything before it is durable. */
+  private rollback: Rollback | null = null;
   private readonly durableListeners: ((entries: readonly JournalEntry[]) => void)[] = [];
 
   constructor(
@@ -121,7 +137,15 @@ export class Sequencer {
 
   submit<T>(command: Command): Promise<Outcome<T>> {
     if (this.recovering) return Promise.resolve(fail('STORE_UNAVAILABLE'));
-    const { outcome, events } = this.current.execute(command);
+    if (this.replacing) return Promise.resolve(fail('SERVICE_RESETTING'));
+    if (this.rollback) return this.rollback.defer<T>(command);
+    let executed: ReturnType<Exchange['execute']>;
+    try {
+      executed = this.current.execute(command);
+    } catch (error) {
+      return this.rollBack<T>(command, error);
+    }
+    const { outcome, events } = executed;
     this.seq += 1;
     this.entries.push({ seq: this.seq, command, events });
     const promise = new Promise<Outcome<T>>((resolve) => {
@@ -132,6 +156,36 @@ export class Sequencer {
       void this.flush();
     else this.scheduleFlush();
     return promise;
+  }
+
+  /** Starts rolling back the step of `command`, which threw; answers it SYSTEM_ERROR once done. */
+  private rollBack<T>(command: Command, error: unknown): Promise<Outcome<T>> {
+    this.options.onEngineError?.(error, command);
+    const rollback = new Rollback();
+    this.rollback = rollback;
+    if (this.entries.length > 0) this.scheduleFlush();
+    else void this.restoreIfIdle();
+    return rollback.thrown as Promise<Outcome<T>>;
+  }
+
+  /** Once nothing is queued or in flight: memory becomes the store's state, then the waiting run. */
+  private async restoreIfIdle(): Promise<void> {
+    const rollback = this.rollback;
+    if (!rollback || rollback.restoring || this.inFlight > 0 || this.entries.length > 0) return;
+    const recovered = await rollback.restore(this.store, this.options.onStoreError);
+    this.rollback = null;
+    if (recovered) {
+      this.adopt(recovered);
+      rollback.finish((command) => this.submit(command));
+    } else {
+      // The store cannot be read back: as after a failed append, refuse until it can.
+      this.recovering = true;
+      await this.rebuild();
+    }
+  }
+
+  private adopt(recovered: Recovered): void {
+    this.install(recovered.exchange, recovered.seq, recovered.replayed);
   }
 
   /**
@@ -187,6 +241,9 @@ export class Sequencer {
         this.entries = [];
         this.waiting = [];
         for (const item of queued) item.resolve(fail('STORE_UNAVAILABLE'));
+        // The rebuild below discards the thrown step too; what waited for it is refused.
+        this.rollback?.refuse();
+        this.rollback = null;
       }
       if (this.inFlight === 0) await this.rebuild();
       return;
@@ -204,12 +261,17 @@ export class Sequencer {
     }
     for (const item of waiting) item.resolve(item.outcome);
     if (this.entries.length > 0) this.scheduleFlush();
+    else if (this.rollback) await this.restoreIfIdle();
     if (snapshot) await this.save(snapshot);
   }
 
   private snapshotDue(): boolean {
+    // While a step is being rolled back, memory holds what the journal does not: no snapshot.
     return (
-      this.options.snapshotEvery > 0 && this.sinceSnapshot >= this.options.snapshotEvery && !this.snapshotting
+      this.options.snapshotEvery > 0 &&
+      this.sinceSnapshot >= this.options.snapshotEvery &&
+      !this.snapshotting &&
+      !this.rollback
     );
   }
 
@@ -246,10 +308,64 @@ export class Sequencer {
 
   /** Waits until everything submitted so far is durable (or answered as failed), snapshots included. */
   async drain(): Promise<void> {
-    while (this.flushScheduled || this.inFlight > 0 || this.entries.length > 0 || this.snapshotting) {
+    while (
+      this.flushScheduled ||
+      this.inFlight > 0 ||
+      this.entries.length > 0 ||
+      this.snapshotting ||
+      this.rollback
+    ) {
       if (this.snapshotting) await this.snapshotting;
       else await new Promise((resolve) => setImmediate(resolve));
     }
+  }
+
+  /**
+   * Makes `exchange` the engine and the store's contents the journal `entries` that built it
+   * (seq 1…n), as one step: new commands are refused with SERVICE_RESETTING from the call on;
+   * once everything submitted before is durable (or failed), `Store.replaceAll` writes the
+   * entries in one transaction, and `exchange` takes over at their last sequence number. If
+   * the store fails, memory is reloaded from what it holds, all the old state or all the new:
+   * the outcome is OK only if that is the new one. A store that cannot even be read then is
+   * rebuilt from in the background, as after a failed append (STORE_UNAVAILABLE meanwhile).
+   */
+  async replace(exchange: Exchange, entries: readonly JournalEntry[]): Promise<Outcome<null>> {
+    if (this.replacing) return fail('SERVICE_RESETTING');
+    if (this.recovering) return fail('STORE_UNAVAILABLE');
+    this.replacing = true;
+    try {
+      await this.drain();
+      if (this.recovering) return fail('STORE_UNAVAILABLE');
+      try {
+        await this.store.replaceAll(entries);
+      } catch (error) {
+        this.options.onStoreError?.(error);
+        return (await this.reload(exchange)) ? ok(null) : fail('STORE_UNAVAILABLE');
+      }
+      this.install(exchange, entries.length, entries.length);
+      return ok(null);
+    } finally {
+      this.replacing = false;
+    }
+  }
+
+  /** After a failed replace: memory from the store; true when it holds `candidate`'s state. */
+  private async reload(candidate: Exchange): Promise<boolean> {
+    try {
+      const recovered = await recover(this.store);
+      this.adopt(recovered);
+      return stateHash(recovered.exchange.state) === stateHash(candidate.state);
+    } catch (error) {
+      this.options.onStoreError?.(error);
+      void this.rebuild();
+      return false;
+    }
+  }
+
+  private install(exchange: Exchange, seq: number, sinceSnapshot: number): void {
+    this.current = exchange;
+    this.seq = seq;
+    this.sinceSnapshot = sinceSnapshot;
   }
 
   private async rebuild(): Promise<void> {
@@ -258,10 +374,7 @@ export class Sequencer {
     for (let attempt = 0; !this.stopped; attempt += 1) {
       try {
         await this.store.resume?.();
-        const recovered = await recover(this.store);
-        this.current = recovered.exchange;
-        this.seq = recovered.seq;
-        this.sinceSnapshot = recovered.replayed;
+        this.adopt(await recover(this.store));
         this.failed = false;
         this.recovering = false;
         this.options.onRecovered?.(this.seq);

@@ -1,7 +1,8 @@
 /**
- * Issues an API key: makes the credentials, seals the secret, hashes the passphrase and
- * submits the CreateApiKey command. The plain secret and passphrase exist only in the
- * returned value, which is shown to the caller once.
+ * Issues an API key: makes the credentials (or takes fixed ones: the demo key of
+ * BOURSE_DEMO_*), seals the secret, hashes the passphrase and submits the CreateApiKey
+ * command. The plain secret and passphrase exist only in the returned value, which is shown
+ * to the caller once.
  */
 import type { Outcome } from '../domain/result-code.ts';
 import type { Sequencer } from '../runtime/sequencer.ts';
@@ -19,16 +20,22 @@ export interface KeyRequest {
   ipList: string[];
   label: string;
   passphrase?: string;
+  /** Fixed credentials instead of random ones (the demo key); the passphrase is `passphrase`. */
+  apiKey?: string;
+  secretKey?: string;
   timeMs: number;
 }
 
+/** Where the command goes: the live sequencer, or a staged journal (the operator's reset). */
+export type CommandSink = Pick<Sequencer, 'submit'>;
+
 export async function issueApiKey(
-  sequencer: Sequencer,
+  sequencer: CommandSink,
   box: SecretBox,
   request: KeyRequest,
 ): Promise<Outcome<IssuedKey>> {
-  const apiKey = newApiKey();
-  const secretKey = newSecret();
+  const apiKey = request.apiKey ?? newApiKey();
+  const secretKey = request.secretKey ?? newSecret();
   const passphrase = request.passphrase ?? newPassphrase();
   const outcome = await sequencer.submit<{ apiKey: string }>({
     type: 'CreateApiKey',

@@ -31,7 +31,8 @@ export interface StopParts {
   server: Server;
   gate: HttpGate;
   fastPath: FastPath | null;
-  market: Market;
+  /** The market, or what stops it (the operator's reset restarts it: src/admin/reset.ts). */
+  market: Pick<Market, 'stop'>;
   websocket: WsGateway;
   sequencer: Sequencer;
   store: Store;

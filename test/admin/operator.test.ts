@@ -37,6 +37,15 @@ const ROUTES: [string, string, unknown][] = [
   ['GET', '/admin/v1/agents/1000000001', undefined],
   ['POST', '/admin/v1/agents/1000000001/customers', { customerUid: '1000000002' }],
   ['PUT', '/admin/v1/accounts/1000000001/kyc', { result: 'passed' }],
+  ['GET', '/admin/v1/accounts', undefined],
+  ['GET', '/admin/v1/accounts/1000000001/orders', undefined],
+  ['GET', '/admin/v1/accounts/1000000001/fills', undefined],
+  ['GET', '/admin/v1/accounts/1000000001/positions', undefined],
+  ['GET', '/admin/v1/accounts/1000000001/balances', undefined],
+  ['GET', '/admin/v1/api-keys', undefined],
+  ['PATCH', '/admin/v1/api-keys/bg_0123456789abcdef', { status: 'frozen' }],
+  ['DELETE', '/admin/v1/api-keys/bg_0123456789abcdef', undefined],
+  ['POST', '/admin/v1/reset', {}],
 ];
 
 test('operator route when the bearer token is missing or wrong answers 401 and changes nothing', async () => {
@@ -139,6 +148,11 @@ test('create api key when an input is invalid answers 40020 and makes no key', a
   const { uid } = await operator.createAccount();
   const cases: [unknown, string][] = [
     [{ permissions: ['launch_rockets'] }, 'permissions'],
+    // Names that an object's prototype has must not pass for permission names.
+    [{ permissions: ['constructor'] }, 'permissions'],
+    [{ permissions: ['__proto__'] }, 'permissions'],
+    [{ permissions: ['toString', 'read'] }, 'permissions'],
+    [{ permissions: ['hasOwnProperty'] }, 'permissions'],
     [{ passphrase: 'short' }, 'passphrase'],
     [{ passphrase: 'has spaces in it' }, 'passphrase'],
     [{ label: 'x'.repeat(21) }, 'label'],
@@ -151,6 +165,21 @@ test('create api key when an input is invalid answers 40020 and makes no key', a
   assert.deepEqual((await operator.getAccount(uid)).apiKeys, []);
   const missing = await operator.call('POST', '/admin/v1/accounts/42/api-keys', {});
   assert.equal(missing.body?.code, '40034');
+});
+
+test('create api key when a permission is a prototype name answers 40020 and makes no key', async () => {
+  const { uid } = await operator.createAccount();
+  for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'prototype']) {
+    const response = await operator.call('POST', `/admin/v1/accounts/${uid}/api-keys`, {
+      permissions: ['spot_trade', name],
+    });
+    assert.deepEqual(
+      [response.status, response.body?.code, response.body?.msg],
+      [400, '40020', 'Parameter permissions error'],
+      name,
+    );
+  }
+  assert.deepEqual((await operator.getAccount(uid)).apiKeys, []);
 });
 
 test('deposit when made shows in the account and returns a record id and txId', async () => {

@@ -296,6 +296,18 @@ test('signed GET when the signed query differs from the sent query answers 40009
   assertRejected(response, '40009', 'sign signature error');
 });
 
+test('signed GET when the signature covers a decoded form that reads as other parameters answers 40009', async () => {
+  // The server reads one parameter named "coin=USDT&limit=2" from this query, not coin and limit.
+  const timestamp = Date.now();
+  const signed = client.build('GET', INFO, { query: 'coin=USDT&limit=2', timestamp });
+  const response = await client.get(INFO, {
+    query: 'coin%3DUSDT%26limit%3D2',
+    timestamp,
+    signature: signed.signature,
+  });
+  assertRejected(response, '40009', 'sign signature error');
+});
+
 test('signed POST when the raw body bytes are signed answers success', async () => {
   const raw = '{ "symbol" : "BTCUSDT",\n  "size": "0.1" }';
   const response = await new SigningClient(extra.url, demo).post(SPOT_WRITE_ECHO.path, { body: raw });

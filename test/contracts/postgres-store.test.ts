@@ -11,6 +11,7 @@ import { databaseFor, postgresTests } from '../persistence/postgres-test-databas
 import { openSqliteStore } from '../../src/persistence/sqlite/sqlite-store.ts';
 import { makeTempDir, removeDir } from '../support/server.ts';
 import { brokerageContract } from './brokerage.contract.ts';
+import { replaceAllContract } from './replace-all.contract.ts';
 import { dumpTables, storeContract, type ContractTest, type StoreHarness } from './store.contract.ts';
 import { tradingWorkload } from './store-workload.ts';
 import { walletContract } from './wallet.contract.ts';
@@ -93,4 +94,5 @@ await postgresTests('store contract tests', [
   sameRows,
   ...brokerageContract(harness),
   ...walletContract(harness),
+  ...replaceAllContract(harness),
 ]);

@@ -6,6 +6,7 @@ import { openSqliteStore } from '../../src/persistence/sqlite/sqlite-store.ts';
 import type { WriterMode } from '../../src/persistence/sqlite/sqlite-writer.ts';
 import { makeTempDir, removeDir } from '../support/server.ts';
 import { brokerageContract } from './brokerage.contract.ts';
+import { replaceAllContract } from './replace-all.contract.ts';
 import { storeContract, type StoreHarness } from './store.contract.ts';
 import { walletContract } from './wallet.contract.ts';
 
@@ -35,6 +36,7 @@ for (const writer of ['thread', 'inline'] as const) {
     ...storeContract(harness(writer)),
     ...brokerageContract(harness(writer)),
     ...walletContract(harness(writer)),
+    ...replaceAllContract(harness(writer)),
   ];
   for (const { name, options, body } of tests) test(name, options ?? {}, body);
 }

@@ -92,8 +92,18 @@ const spotFill: FillView = {
 
 const futuresFill: FillView = { ...spotFill, tradeScope: 'taker', posSide: 'long', posMode: 'one_way_mode' };
 
+/** A futures order with TP/SL presets: a limit stop-loss on the mark, a market take-profit. */
+const presetOrder: OrderView = {
+  ...futuresOrder,
+  futures: {
+    ...(futuresOrder.futures as NonNullable<OrderView['futures']>),
+    takeProfit: { triggerPrice: '62000', triggerType: 'fill_price', executePrice: '' },
+    stopLoss: { triggerPrice: '58000', triggerType: 'mark_price', executePrice: '57900' },
+  },
+};
+
 test('orderOfRow when given an order written by orderBody gives the same order, spot and futures', () => {
-  for (const order of [spotOrder, futuresOrder]) {
+  for (const order of [spotOrder, futuresOrder, presetOrder]) {
     assert.deepStrictEqual(orderOfRow(orderRow(order, orderBody(order))), order);
   }
 });

@@ -14,6 +14,7 @@ test('loadConfig when the environment is empty gives the documented defaults', (
   assert.equal(config.operatorToken, undefined);
   assert.equal(config.serverKeyHex, undefined);
   assert.equal(config.enforceAccountMode, false);
+  assert.equal(config.positionMode, 'hedge_mode', "the venue's default for a new futures account");
   assert.equal(config.trustProxy, false);
   assert.equal(config.seedDemo, true);
   assert.equal(config.snapshotEvery, 100_000);
@@ -32,6 +33,7 @@ test('loadConfig when every variable is set reads each one', () => {
     BOURSE_OPERATOR_TOKEN: 'token',
     BOURSE_SERVER_KEY: 'ab'.repeat(32),
     BOURSE_ENFORCE_ACCOUNT_MODE: 'yes',
+    BOURSE_POSITION_MODE: 'one_way_mode',
     BOURSE_TRUST_PROXY: '1',
     BOURSE_SEED_DEMO: 'off',
     BOURSE_SNAPSHOT_EVERY: '0',
@@ -48,6 +50,7 @@ test('loadConfig when every variable is set reads each one', () => {
     [true, true, false, 0],
   );
   assert.equal(config.rateLimits.enabled, false);
+  assert.equal(config.positionMode, 'one_way_mode');
   assert.equal(config.databaseUrl, 'postgres://user@localhost/bourse');
 });
 
@@ -61,6 +64,7 @@ test('loadConfig when a value is invalid stops with a message naming the variabl
     [{ BOURSE_SERVER_KEY: 'abc' }, /BOURSE_SERVER_KEY/],
     [{ BOURSE_ENFORCE_ACCOUNT_MODE: 'maybe' }, /BOURSE_ENFORCE_ACCOUNT_MODE/],
     [{ BOURSE_TRUST_PROXY: '2' }, /BOURSE_TRUST_PROXY/],
+    [{ BOURSE_POSITION_MODE: 'hedge' }, /BOURSE_POSITION_MODE/],
     [{ BOURSE_SEED_DEMO: 'sure' }, /BOURSE_SEED_DEMO/],
     [{ BOURSE_SNAPSHOT_EVERY: '-1' }, /BOURSE_SNAPSHOT_EVERY/],
     [{ BOURSE_RATE_LIMITS: '{' }, /BOURSE_RATE_LIMITS/],

@@ -8,7 +8,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import type { Command } from '../../src/domain/commands.ts';
+import { parseMoney } from '../../src/domain/money.ts';
 import { Exchange } from '../../src/engine/exchange.ts';
+import { DEFAULT_INDEX_PRICES, defaultCatalogue } from '../../src/engine/instruments/catalogue.ts';
+import { conservationImbalances } from '../../src/engine/invariants.ts';
 import { stateHash } from '../../src/engine/state-hash.ts';
 import { openSqliteStore } from '../../src/persistence/sqlite/sqlite-store.ts';
 import type { JournalEntry, Store } from '../../src/ports/store.ts';
@@ -376,5 +379,85 @@ test('submit when the store takes partial groups beside appends in flight hands 
   for (const open of gates.splice(0)) open();
   await Promise.all(submitted);
   assert.equal(await inner.lastSeq(), 8);
+  assert.equal(stateHash((await recover(inner)).exchange.state), stateHash(sequencer.exchange.state));
+});
+
+/** Instruments and prices, two funded accounts and a BTCUSDT perpetual position between them. */
+function fundedPosition(timeMs: number): Command[] {
+  const commands: Command[] = [];
+  for (const instrument of defaultCatalogue()) {
+    commands.push({ type: 'AddInstrument', timeMs, instrument });
+    const indexPrice = DEFAULT_INDEX_PRICES[instrument.baseCoin];
+    const { category, symbol } = instrument;
+    if (indexPrice) commands.push({ type: 'SetIndexPrice', timeMs, category, symbol, indexPrice });
+  }
+  for (const uid of ['1000000001', '1000000002']) {
+    commands.push(
+      { type: 'CreateAccount', timeMs, kind: 'main', parentUid: null, mode: 'classic', label: '' },
+      {
+        type: 'Deposit',
+        timeMs,
+        uid,
+        coin: 'USDT',
+        amount: parseMoney('10000') ?? 0n,
+        wallet: 'usdt_futures',
+        subType: 'onchain',
+      },
+    );
+  }
+  const order = (side: 'buy' | 'sell') => ({
+    symbol: 'BTCUSDT',
+    side,
+    orderType: 'limit' as const,
+    timeInForce: 'gtc' as const,
+    stpMode: 'none' as const,
+    quantity: '0.1',
+    price: '60000',
+  });
+  commands.push(
+    { type: 'PlaceOrders', timeMs, uid: '1000000001', category: 'USDT-FUTURES', items: [order('sell')] },
+    { type: 'PlaceOrders', timeMs, uid: '1000000002', category: 'USDT-FUTURES', items: [order('buy')] },
+    { type: 'SetFundingRate', timeMs, category: 'USDT-FUTURES', symbol: 'BTCUSDT', rate: '0.001' },
+  );
+  return commands;
+}
+
+test('submit when a command throws after the clock jobs ran leaves the state as before it and loses no bill', async (t) => {
+  const { sequencer, inner } = setUp(t);
+  for (const command of fundedPosition(T0 + 60_000)) {
+    const outcome = await sequencer.submit(command);
+    assert.equal(outcome.ok, true, `${command.type}: ${outcome.ok ? '' : outcome.code}`);
+  }
+  const before = stateHash(sequencer.exchange.state);
+  const fundingTimeMs = T0 + 8 * 60 * 60 * 1000;
+  // A command past the funding time that throws inside the engine, after funding settled.
+  const accounts = sequencer.exchange.state.accounts;
+  const realGet = accounts.get.bind(accounts);
+  accounts.get = (uid: string) => {
+    if (uid === '999') throw new Error('injected engine fault');
+    return realGet(uid);
+  };
+  const thrown = await sequencer.submit({
+    type: 'Deposit',
+    timeMs: fundingTimeMs + 1,
+    uid: '999',
+    coin: 'USDT',
+    amount: 1n,
+    wallet: 'spot',
+    subType: 'onchain',
+  });
+  assert.deepEqual(thrown, { ok: false, code: 'SYSTEM_ERROR' });
+  assert.equal(stateHash(sequencer.exchange.state), before, 'the state is exactly as before the command');
+  // The next command runs the funding settlement, journaled with its bills.
+  assert.equal((await sequencer.submit({ ...createAccount(), timeMs: fundingTimeMs + 2 })).ok, true);
+  await sequencer.drain();
+  const fundingBills = await inner.bills({
+    uid: '1000000002',
+    wallets: ['usdt_futures'],
+    businessTypes: ['contract_settle_fee'],
+    limit: 10,
+  });
+  assert.equal(fundingBills.length, 1, 'the funding bill was written');
+  assert.deepEqual(conservationImbalances(sequencer.exchange.state), []);
   assert.equal(stateHash((await recover(inner)).exchange.state), stateHash(sequencer.exchange.state));
 });

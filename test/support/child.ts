@@ -71,6 +71,8 @@ export async function spawnServer(
       HOST: '127.0.0.1',
       BOURSE_LOG: 'off',
       // No background price feed or house orders unless a test asks (docs/market-data.md).
+      // New accounts trade futures one-way unless a test asks for hedge mode, the default.
+      BOURSE_POSITION_MODE: 'one_way_mode',
       ...market,
       ...env,
       PORT: port,

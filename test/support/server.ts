@@ -17,8 +17,11 @@ import { startServer, type Credentials, type RunningServer } from '../../src/ser
 export interface TestServerOptions {
   /** Reuse this data directory (it is then not removed on close). */
   dataDir?: string;
-  /** Environment variables as main.ts would read them (BOURSE_CLOCK, BOURSE_RATE_LIMITS, …). */
-  env?: Record<string, string>;
+  /**
+   * Environment variables as main.ts would read them (BOURSE_CLOCK, BOURSE_RATE_LIMITS, …);
+   * `undefined` removes one of this helper's test settings, leaving the server's default.
+   */
+  env?: Record<string, string | undefined>;
   /** Settings applied after the environment is parsed. */
   config?: Partial<Config>;
 }
@@ -63,6 +66,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       // Prices stand still and no house orders rest unless a test asks (docs/market-data.md).
       BOURSE_FEED: 'off',
       BOURSE_LIQUIDITY: 'off',
+      // New accounts trade futures one-way unless a test asks for the default, hedge mode
+      // (docs/futures.md).
+      BOURSE_POSITION_MODE: 'one_way_mode',
       ...options.env,
     }),
     ...options.config,
@@ -79,9 +85,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const stop = () => (stopped ??= running.close());
   return {
     url: running.url,
-    credentials: running.credentials as Credentials,
+    // Getters: the operator's reset replaces both (src/admin/reset.ts).
+    get credentials() {
+      return running.credentials as Credentials;
+    },
     services: running.services,
-    market: running.market,
+    get market() {
+      return running.market;
+    },
     httpFastPath: running.httpFastPath,
     logs,
     dataDir,

@@ -1,5 +1,5 @@
 /**
- * Authentication in the venue's order (wire.md §1.5): headers, timestamp, key, account-mode
+ * Authentication in the venue's order: headers, timestamp, key, account-mode
  * gate, passphrase, IP whitelist, signature, then permission. Each failure is the venue's code.
  *
  * The ±30 s window is checked against wall time, not the engine's (possibly simulated) clock:
@@ -12,7 +12,7 @@ import { hasPermission, type ApiKeyRecord } from '../../domain/account.ts';
 import type { EngineState } from '../../engine/state.ts';
 import type { SecretBox } from '../../security/secrets.ts';
 import { verifyPassphrase } from '../../security/secrets.ts';
-import { reject, type ApiRequest, type Caller, type Route } from '../request.ts';
+import { reject, type ApiRequest, type Caller, type PermissionRule, type Route } from '../request.ts';
 import { AuthFailures, DEFAULT_AUTH_FAILURE_LIMITS, type AuthFailureLimits } from './auth-failures.ts';
 import { PassphraseCache } from './passphrase-cache.ts';
 import { standingOf } from './standing.ts';
@@ -90,8 +90,10 @@ export class Authenticator {
     }
     const caller: Caller = { account, key };
     const needed = typeof route.permission === 'function' ? route.permission(request) : route.permission;
-    if (needed && !hasPermission(key.permissions, needed.area, needed.write)) {
-      reject('PERMISSION_DENIED', needed.write ? 'read and write' : 'read');
+    for (const rule of needed ? ([] as PermissionRule[]).concat(needed) : []) {
+      if (!hasPermission(key.permissions, rule.area, rule.write)) {
+        reject('PERMISSION_DENIED', rule.write ? 'read and write' : 'read');
+      }
     }
     return caller;
   }

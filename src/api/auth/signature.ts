@@ -1,10 +1,17 @@
 /**
- * ACCESS-SIGN as the venue computes it (wire.md §1.2–1.3):
+ * ACCESS-SIGN as the venue computes it:
  *   base64(HMAC-SHA256(secret, timestamp + METHOD + path + ('?' + query) + rawBody)).
  *
  * Clients disagree on the query they sign: bitget-api signs the percent-encoded, key-sorted
- * string it sends; ccxt signs the raw (decoded) values. The venue canonicalises before
- * verifying, so we accept the query as sent, percent-decoded, and key-sorted (both forms).
+ * string it sends; ccxt sends that and signs the raw (decoded) values, keys sorted. So the
+ * query as sent, key-sorted, and percent-decoded (both orders) are accepted, and `+` for a
+ * `%20`. Invariant: a form other than the query as sent is accepted only when it reads as
+ * exactly the parameters the server reads from the sent query (names and values, the last
+ * value of a repeated name winning, as the edge parses it). A decoded form is read the way
+ * its signer wrote it: split at `&`, then at the first `=`, no decoding. So a signature over
+ * `coin=USDT&limit=2` never validates `coin%3DUSDT%26limit%3D2` (one parameter named
+ * `coin=USDT&limit=2`); the limit: ccxt's signature over a value holding `&`, or a name
+ * holding `=`, is ambiguous and refused (40009), as is any form that reads differently.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -28,7 +35,32 @@ function sortedPairs(pairs: string[]): string[] {
   });
 }
 
-/** The query strings a legitimate client may have signed, most likely first, deduplicated. */
+/** The parameters the edge reads from a sent (percent-encoded) query: last value wins. */
+function sentParameters(query: string): Map<string, string> {
+  const parameters = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(query)) parameters.set(name, value);
+  return parameters;
+}
+
+/** The parameters a decoded (raw) query string names: split at `&`, then the first `=`. */
+function rawParameters(query: string): Map<string, string> {
+  const parameters = new Map<string, string>();
+  for (const pair of query.split('&')) {
+    if (pair === '') continue;
+    const index = pair.indexOf('=');
+    if (index < 0) parameters.set(pair, '');
+    else parameters.set(pair.slice(0, index), pair.slice(index + 1));
+  }
+  return parameters;
+}
+
+function sameParameters(a: Map<string, string>, b: Map<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [name, value] of a) if (b.get(name) !== value) return false;
+  return true;
+}
+
+/** The query strings a legitimate client may have signed, the query as sent first, deduplicated. */
 export function queryCandidates(rawQuery: string): string[] {
   if (rawQuery === '') return [''];
   const pairs = rawQuery.split('&');
@@ -38,16 +70,20 @@ export function queryCandidates(rawQuery: string): string[] {
       ? decodeComponent(pair)
       : `${decodeComponent(pair.slice(0, index))}=${decodeComponent(pair.slice(index + 1))}`;
   });
-  const plusAsSpace = pairs.map((pair) => pair.replace(/%20/g, '+'));
-  return [
-    ...new Set([
-      rawQuery,
-      decoded.join('&'),
-      sortedPairs(pairs).join('&'),
-      sortedPairs(decoded).join('&'),
-      plusAsSpace.join('&'),
-    ]),
+  const forms: [query: string, read: (query: string) => Map<string, string>][] = [
+    [decoded.join('&'), rawParameters],
+    [sortedPairs(pairs).join('&'), sentParameters],
+    [sortedPairs(decoded).join('&'), rawParameters],
+    [pairs.map((pair) => pair.replace(/%20/g, '+')).join('&'), sentParameters],
   ];
+  const candidates = [rawQuery];
+  let read: Map<string, string> | null = null;
+  for (const [query, readAs] of forms) {
+    if (candidates.includes(query)) continue;
+    read ??= sentParameters(rawQuery);
+    if (sameParameters(readAs(query), read)) candidates.push(query);
+  }
+  return candidates;
 }
 
 export function verifySignature(

@@ -2,9 +2,11 @@
  * Account information: v2 spot account/info (classic) and v3 account/settings (unified;
  * a classic account gets 40084 there, which is how ccxt tells the two apart).
  */
+import { positionModeOf } from '../../engine/futures/settings.ts';
 import { reject, caller, type Route } from '../request.ts';
+import type { Services } from '../services.ts';
 
-export function accountInfoRoutes(): Route[] {
+export function accountInfoRoutes(services: Services): Route[] {
   return [
     {
       method: 'GET',
@@ -43,7 +45,8 @@ export function accountInfoRoutes(): Route[] {
           accountMode: 'unified',
           assetMode: 'multi_assets',
           accountLevel: 'advanced',
-          holdMode: 'one_way_mode',
+          // The account's mode on USDT-M, the line set-hold-mode always sets.
+          holdMode: positionModeOf(services.sequencer.exchange.state, account.uid, 'USDT-FUTURES'),
           stpMode: 'none',
           symbolConfigList: [],
           coinConfigList: [],

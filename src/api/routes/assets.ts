@@ -13,6 +13,7 @@ import { caller, reject, unwrap, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
 import { signedRoutes } from './route-kit.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
+import { nameTable } from '../../domain/name-table.ts';
 
 /** Repay at most this many coins per call (the venue's maxSelection). */
 export const MAX_REPAY_COINS = 5;
@@ -25,7 +26,7 @@ function walletBalances(state: EngineState, uid: string, wallet: string): [strin
   return rows.sort((a, b) => (a[0] < b[0] ? -1 : 1));
 }
 
-const GROUP_TYPES: Record<string, string> = {
+const GROUP_TYPES: Readonly<Record<string, string>> = nameTable({
   deposit: 'deposit',
   withdraw: 'withdraw',
   buy: 'transaction',
@@ -36,7 +37,7 @@ const GROUP_TYPES: Record<string, string> = {
   'transfer-out': 'transfer',
   'convert-in': 'convert',
   'convert-out': 'convert',
-};
+});
 
 function usdValue(state: EngineState, coin: string, amount: bigint): bigint {
   const price = usdtPriceOf(state, coin) ?? 0n;

@@ -61,6 +61,8 @@ export class ConvertDesk {
   private house: Promise<string> | null = null;
   private lastTraceMs = 0;
   private traceSequence = 0;
+  /** The engine state the quotes and the house were made on (an operator reset replaces it). */
+  private made: WeakRef<EngineState> | null = null;
 
   /** Made with the route table: it reads nothing of the services until a request comes. */
   constructor(private readonly services: Services) {}
@@ -72,8 +74,18 @@ export class ConvertDesk {
     );
   }
 
+  /**
+   * The current engine state. After an operator reset (a new state) the open quotes and the
+   * house account are forgotten: their uids may now name other accounts.
+   */
   private get state(): EngineState {
-    return this.services.sequencer.exchange.state;
+    const state = this.services.sequencer.exchange.state;
+    if (this.made?.deref() !== state) {
+      this.quotes.clear();
+      this.house = null;
+      this.made = new WeakRef(state);
+    }
+    return state;
   }
 
   /** The coins a trade may use, with the caller's available balance and the bounds. */
@@ -109,6 +121,7 @@ export class ConvertDesk {
 
   /** The quote `traceId` of `uid`, removed from the book (a quote is used once). */
   take(uid: string, traceId: string): Quote {
+    if (!this.state.accounts.has(uid)) reject('PARAM_NOT_EXIST', 'traceId');
     const quote = this.quotes.get(traceId);
     if (!quote || quote.uid !== uid) reject('PARAM_NOT_EXIST', 'traceId');
     this.quotes.delete(traceId);

@@ -11,6 +11,9 @@ import { marketMixRoutes } from './market-mix.ts';
 import { marketSpotRoutes } from './market-spot.ts';
 import { marketV3Routes } from './market-v3.ts';
 import { v2SpotTradeRoutes } from './v2-spot-trade.ts';
+import { v2SpotPlanRoutes } from './v2-spot-plan.ts';
+import { v2SpotReplaceRoutes } from './v2-spot-replace.ts';
+import { closePositionRoutes } from './close-positions.ts';
 import { v3TradeRoutes } from './v3-trade.ts';
 import { v2MixAccountRoutes } from './v2-mix-account.ts';
 import { v2MixTradeRoutes } from './v2-mix-trade.ts';
@@ -27,7 +30,7 @@ export function allRoutes(services: Services): Route[] {
     ...marketSpotRoutes(services),
     ...marketMixRoutes(services),
     ...marketV3Routes(services),
-    ...accountInfoRoutes(),
+    ...accountInfoRoutes(services),
     ...v3TradeRoutes(services),
     ...v3FuturesRoutes(services),
     ...v3AccountRoutes(services),
@@ -36,6 +39,9 @@ export function allRoutes(services: Services): Route[] {
     ...v3StrategyRoutes(services),
     ...v2MixAccountRoutes(services),
     ...v2SpotTradeRoutes(services),
+    ...v2SpotPlanRoutes(services),
+    ...v2SpotReplaceRoutes(services),
+    ...closePositionRoutes(services),
     ...assetRoutes(services),
     ...transferRoutes(services),
     ...v2UserRoutes(services),

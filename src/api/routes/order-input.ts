@@ -26,6 +26,7 @@ import {
   type Fields,
 } from '../params.ts';
 import { reject, Rejected } from '../request.ts';
+import { refuseSpotTpsl, v2MixPresets, v3Presets } from './preset-input.ts';
 
 function clientOidOf(fields: Fields): string | undefined {
   const clientOid = optionalString(fields, 'clientOid');
@@ -70,6 +71,7 @@ export function parseV3Order(item: unknown): { category: Category; request: Orde
   if (optionalEnum(fields, 'reduceOnly', ['yes', 'no'] as const) === 'yes') request.reduceOnly = true;
   const marginMode = optionalEnum(fields, 'marginMode', MARGIN_MODES);
   if (marginMode) request.marginMode = marginMode;
+  v3Presets(fields, request);
   return {
     category,
     request: withOptional(request, clientOidOf(fields), orderType === 'limit' ? price : undefined),
@@ -112,11 +114,13 @@ export function parseV2MixOrder(
   } else if (optionalEnum(fields, 'reduceOnly', ['yes', 'no'] as const) === 'yes') {
     request.reduceOnly = true;
   }
+  v2MixPresets(fields, request, request.reduceOnly === true || request.side !== side);
   return withOptional(request, clientOidOf(fields), orderType === 'limit' ? price : undefined);
 }
 
 export function parseV2SpotOrder(item: unknown, fallbackSymbol: string | undefined): OrderRequest {
   const fields = asObject(item, 'order');
+  refuseSpotTpsl(fields);
   const orderType = requiredEnum(fields, 'orderType', ORDER_TYPES);
   const force = optionalEnum(fields, 'force', TIMES_IN_FORCE);
   if (orderType === 'limit' && force === undefined) reject('PARAM_EMPTY', 'force');
@@ -133,6 +137,18 @@ export function parseV2SpotOrder(item: unknown, fallbackSymbol: string | undefin
     quantity: requiredDecimal(fields, 'size'),
   };
   return withOptional(request, clientOidOf(fields), orderType === 'limit' ? price : undefined);
+}
+
+/**
+ * The clientOid to echo in a batch item's answer, read without rejecting: '' when the item is
+ * not an object or its clientOid is not a string (or number). The answer to a batch whose
+ * valid items were placed must never be a refusal of the whole request.
+ */
+export function echoedClientOid(item: unknown): string {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return '';
+  const value = (item as Fields).clientOid;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return typeof value === 'string' ? value : '';
 }
 
 /** Runs `parse` on one batch item; a rejection becomes that item's failure. */

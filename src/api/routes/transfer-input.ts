@@ -7,8 +7,9 @@ import { parseMoney } from '../../domain/money.ts';
 import type { WalletType } from '../../domain/wallet.ts';
 import { optionalString, requiredString, type Fields } from '../params.ts';
 import { reject } from '../request.ts';
+import { nameTable } from '../../domain/name-table.ts';
 
-const ACCOUNT_TYPES: Readonly<Record<string, WalletType>> = {
+const ACCOUNT_TYPES: Readonly<Record<string, WalletType>> = nameTable({
   spot: 'spot',
   crossed_margin: 'crossed_margin',
   cross_margin: 'crossed_margin',
@@ -24,12 +25,10 @@ const ACCOUNT_TYPES: Readonly<Record<string, WalletType>> = {
   susdc_futures: 'susdc_futures',
   uta: 'unified',
   unified: 'unified',
-};
+});
 
 export function accountTypeOf(text: string): WalletType | null {
-  const name = text.toLowerCase().replace(/-/g, '_');
-  // Own names only: `constructor` or `__proto__` must not reach the object's prototype.
-  return Object.hasOwn(ACCOUNT_TYPES, name) ? (ACCOUNT_TYPES[name] ?? null) : null;
+  return ACCOUNT_TYPES[text.toLowerCase().replace(/-/g, '_')] ?? null;
 }
 
 /** The wallet id a `fromType`/`toType` field names (`isolated_margin:SYMBOL` with `symbol`). */

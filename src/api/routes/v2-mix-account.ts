@@ -231,8 +231,10 @@ export function v2MixAccountRoutes(services: Services): Route[] {
       const category = productTypeOf(query);
       const uid = uidOf(request);
       const businessType = optionalString(query, 'businessType')?.toLowerCase();
-      const coin = optionalString(query, 'coin')?.toUpperCase();
-      if (coin && !(businessType && TRANSFER_TYPES.includes(businessType))) reject('PARAM_ERROR', 'coin');
+      // The venue reads `coin` only with a transfer businessType and ignores it otherwise
+      // (ccxt's fetchLedger always sends it).
+      const transfer = businessType !== undefined && TRANSFER_TYPES.includes(businessType);
+      const coin = transfer ? optionalString(query, 'coin')?.toUpperCase() : undefined;
       const onlyFunding = optionalEnum(query, 'onlyFunding', ['yes', 'no'] as const) === 'yes';
       const idLessThan = idCursor(query, 'idLessThan');
       const bills = await services.store.bills({

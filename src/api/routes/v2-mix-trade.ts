@@ -9,13 +9,15 @@ import type { OrderRequest } from '../../domain/commands.ts';
 import type { Failure } from '../../domain/result-code.ts';
 import { positionModeOf } from '../../engine/futures/settings.ts';
 import type { ReplaceResult } from '../../engine/trading/replace.ts';
+import { findOpenOrder } from '../../engine/trading/cancel.ts';
 import { asObject, optionalDecimal, optionalString, type Fields } from '../params.ts';
 import { caller, reject, Rejected, type ApiRequest, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
 import { signedRoutes } from './route-kit.ts';
 import { v2MixFill, v2MixOrder } from '../wire/futures.ts';
 import { mixReference, productTypeOf } from './mix-input.ts';
-import { failureText, parsedValues, parseItem, parseV2MixOrder } from './order-input.ts';
+import { echoedClientOid, failureText, parsedValues, parseItem, parseV2MixOrder } from './order-input.ts';
+import { v2ModifiedPresets } from './preset-input.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
 import { submit } from './futures-service.ts';
 import { cancel, cancelAll, findOrder, openOrderViews, place } from './trading-service.ts';
@@ -69,7 +71,7 @@ export function v2MixTradeRoutes(services: Services): Route[] {
       const lists: Lists = { successList: [], failureList: [] };
       let next = 0;
       parsed.forEach((item, index) => {
-        const clientOid = optionalString(asObject(list[index] ?? {}, 'order'), 'clientOid') ?? '';
+        const clientOid = echoedClientOid(list[index]);
         if (!item.ok) return failedItem(lists, { orderId: '', clientOid }, item.failure);
         const result = placed[next++];
         if (!result) return;
@@ -133,6 +135,8 @@ export function v2MixTradeRoutes(services: Services): Route[] {
       if ((newSize === undefined) !== (newPrice === undefined))
         reject('PARAM_EMPTY', newSize === undefined ? 'newSize' : 'newPrice');
       const newClientOid = optionalString(body, 'newClientOid');
+      const current = findOpenOrder(state(), uid, reference)?.futures;
+      const presets = v2ModifiedPresets(body, current);
       const result = await submit<ReplaceResult>(services, {
         type: 'ReplaceOrder',
         timeMs: services.clock.now(),
@@ -141,6 +145,7 @@ export function v2MixTradeRoutes(services: Services): Route[] {
         ...(newSize !== undefined ? { quantity: newSize } : {}),
         ...(newPrice !== undefined ? { price: newPrice } : {}),
         ...(newClientOid ? { newClientOid } : {}),
+        ...presets,
       });
       if (result.failure) throw new Rejected(result.failure);
       return { orderId: result.orderId, clientOid: result.clientOid };
@@ -148,7 +153,7 @@ export function v2MixTradeRoutes(services: Services): Route[] {
     route('GET', '/api/v2/mix/order/detail', 10, false, async (request) => {
       const category = productTypeOf(request.query);
       const order = await findOrder(services, uidOf(request), mixReference(request.query, category));
-      if (!order || order.category !== category) reject('ORDER_NOT_FOUND');
+      if (!order || order.category !== category) reject('ORDER_QUERY_NOT_FOUND');
       return v2MixOrder(order, 'state');
     }),
     route('GET', '/api/v2/mix/order/orders-pending', 10, false, (request) => {

@@ -10,7 +10,7 @@ import { caller, reject, Rejected, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
 import { signedRoutes } from './route-kit.ts';
 import { v2SpotFill, v2SpotOpenOrder, v2SpotOrder } from '../wire/orders.ts';
-import { failureText, parsedValues, parseItem, parseV2SpotOrder } from './order-input.ts';
+import { echoedClientOid, failureText, parsedValues, parseItem, parseV2SpotOrder } from './order-input.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
 import { cancel, cancelAll, findOrder, openOrderViews, place } from './trading-service.ts';
 
@@ -75,7 +75,7 @@ export function v2SpotTradeRoutes(services: Services): Route[] {
       let next = 0;
       parsed.forEach((item, index) => {
         if (!item.ok) {
-          const clientOid = optionalString(asObject(list[index] ?? {}, 'order'), 'clientOid') ?? '';
+          const clientOid = echoedClientOid(list[index]);
           failed(lists, { orderId: '', clientOid }, item.failure);
           return;
         }

@@ -3,47 +3,35 @@
  * cancel-symbol-order, modify-order (spec §5), order-info, unfilled-orders, history-orders
  * and fills (spec §1), for spot, margin and the three futures categories.
  */
-import { parseCategory, V3_CATEGORIES, type Category } from '../../domain/category.ts';
+import { parseCategory, V3_CATEGORIES } from '../../domain/category.ts';
 import type { OrderReference, OrderRequest } from '../../domain/commands.ts';
 import type { Failure } from '../../domain/result-code.ts';
 import type { ModifyResult } from '../../engine/trading/modify.ts';
 import { asArray, asObject, optionalDecimal, optionalEnum, optionalString, type Fields } from '../params.ts';
-import {
-  caller,
-  reject,
-  Rejected,
-  unwrap,
-  type ApiRequest,
-  type PermissionRule,
-  type Route,
-} from '../request.ts';
+import { caller, reject, Rejected, unwrap, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
 import { signedRoutes } from './route-kit.ts';
 import { v3Fill, v3Order } from '../wire/orders.ts';
-import { failureText, parsedValues, parseItem, parseV3Order, v3Category } from './order-input.ts';
+import {
+  echoedClientOid,
+  failureText,
+  parsedValues,
+  parseItem,
+  parseV3Order,
+  v3Category,
+} from './order-input.ts';
+import { v3ModifiedPresets } from './preset-input.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
-import { cancel, cancelAll, findOrder, openOrderViews, permissionAreaOf, place } from './trading-service.ts';
+import { readableCategories, requireTrade, tradeRule, writableTarget } from './trade-access.ts';
+import { cancel, cancelAll, findOrder, openOrderViews, place } from './trading-service.ts';
 
 const MAX_BATCH = 20;
 
-function firstCategory(request: ApiRequest): Category | null {
-  const body = Array.isArray(request.body) ? request.body[0] : request.body;
-  const text = body && typeof body === 'object' ? (body as Fields).category : undefined;
-  return typeof text === 'string' ? parseCategory(text, V3_CATEGORIES) : null;
-}
-
-const TRADE_AREAS = ['spot', 'margin', 'futures_orders'] as const;
-
-/** The category's trading area when the request names one, else any trading area. */
-const tradeAccess =
-  (write: boolean) =>
-  (request: ApiRequest): PermissionRule => {
-    const category =
-      firstCategory(request) ?? parseCategory(String(request.query.category ?? ''), V3_CATEGORIES);
-    return { area: category ? permissionAreaOf(category) : TRADE_AREAS, write };
-  };
-const tradePermission = tradeAccess(true);
-const tradeRead = tradeAccess(false);
+// Every category a request names must be permitted (trade-access.ts); cancel-batch checks
+// each item in the handler instead, so that a refused item is answered in its place.
+const tradePermission = tradeRule(true);
+const tradeRead = tradeRule(false);
+const anyTradePermission = tradeRule(true, () => []);
 
 function reference(fields: Fields): OrderReference {
   const orderId = optionalString(fields, 'orderId');
@@ -88,6 +76,7 @@ export function v3TradeRoutes(services: Services): Route[] {
       10,
       async (request) => {
         const { category, request: order } = parseV3Order(request.body);
+        requireTrade(request, category, true);
         const [result] = await place(services, caller(request).account.uid, category, [order]);
         if (!result) throw new Error('placement returned no result');
         if ('code' in result) throw new Rejected(result);
@@ -107,39 +96,48 @@ export function v3TradeRoutes(services: Services): Route[] {
         const orders = parsedValues(parsed);
         const category = orders[0]?.category ?? 'SPOT';
         if (orders.some((order) => order.category !== category)) reject('PARAM_ERROR', 'category');
+        requireTrade(request, category, true);
         const valid: OrderRequest[] = orders.map((order) => order.request);
         const placed =
           valid.length > 0 ? await place(services, caller(request).account.uid, category, valid) : [];
         let next = 0;
         return parsed.map((item, index) => {
           if (item.ok) return itemResult(placed[next++] ?? { orderId: '', clientOid: '' });
-          const clientOid = optionalString(asObject(items[index] ?? {}, 'order'), 'clientOid') ?? '';
+          const clientOid = echoedClientOid(items[index]);
           return { orderId: null, clientOid, ...failureText(item.failure, 'v3') };
         });
       },
       tradePermission,
     ),
     route('POST', '/api/v3/trade/cancel-order', 10, async (request) => {
-      const [result] = await cancel(services, caller(request).account.uid, [
-        reference(asObject(request.body)),
-      ]);
+      const target = writableTarget(services, request, reference(asObject(request.body)));
+      const [result] = await cancel(services, caller(request).account.uid, [target]);
       if (!result) throw new Error('cancel returned no result');
       if ('code' in result) throw new Rejected(result);
       return { orderId: result.orderId, clientOid: result.clientOid };
     }),
-    route('POST', '/api/v3/trade/cancel-batch', 5, async (request) => {
-      const items = asArray(request.body, 'orderList');
-      if (items.length > MAX_BATCH) reject('BATCH_TOO_LARGE', String(MAX_BATCH));
-      const parsed = items.map((item) => parseItem(() => reference(asObject(item, 'order'))));
-      const valid = parsedValues(parsed);
-      const results = valid.length > 0 ? await cancel(services, caller(request).account.uid, valid) : [];
-      let next = 0;
-      return parsed.map((item) =>
-        item.ok
-          ? itemResult(results[next++] ?? { orderId: '', clientOid: '' })
-          : { orderId: null, clientOid: '', ...failureText(item.failure, 'v3') },
-      );
-    }),
+    route(
+      'POST',
+      '/api/v3/trade/cancel-batch',
+      5,
+      async (request) => {
+        const items = asArray(request.body, 'orderList');
+        if (items.length > MAX_BATCH) reject('BATCH_TOO_LARGE', String(MAX_BATCH));
+        // An item whose order the key may not trade is answered 25620 in its place.
+        const parsed = items.map((item) =>
+          parseItem(() => writableTarget(services, request, reference(asObject(item, 'order')))),
+        );
+        const valid = parsedValues(parsed);
+        const results = valid.length > 0 ? await cancel(services, caller(request).account.uid, valid) : [];
+        let next = 0;
+        return parsed.map((item) =>
+          item.ok
+            ? itemResult(results[next++] ?? { orderId: '', clientOid: '' })
+            : { orderId: null, clientOid: '', ...failureText(item.failure, 'v3') },
+        );
+      },
+      anyTradePermission,
+    ),
     route('POST', '/api/v3/trade/cancel-symbol-order', 5, async (request) => {
       const body = asObject(request.body);
       const category = v3Category(body);
@@ -149,14 +147,17 @@ export function v3TradeRoutes(services: Services): Route[] {
     }),
     route('POST', '/api/v3/trade/modify-order', 10, async (request) => {
       const body = asObject(request.body);
-      const target = reference(body);
+      const given = reference(body);
       const quantity = optionalDecimal(body, 'qty');
       const price = optionalDecimal(body, 'price');
-      if (quantity === undefined && price === undefined) reject('PARAM_EMPTY', 'qty');
+      const presets = v3ModifiedPresets(body);
+      if (quantity === undefined && price === undefined && Object.keys(presets).length === 0)
+        reject('PARAM_EMPTY', 'qty');
       const autoCancel = (optionalEnum(body, 'autoCancel', ['yes', 'no'] as const) ?? 'no') === 'yes';
       const uid = caller(request).account.uid;
-      const key = `${uid}|${target.orderId ?? `c:${target.clientOid}`}`;
+      const key = `${uid}|${given.orderId ?? `c:${given.clientOid}`}`;
       if (pendingModifies.has(key)) reject('MODIFY_PENDING');
+      const target = writableTarget(services, request, given);
       pendingModifies.add(key);
       try {
         const outcome = await services.sequencer.submit<ModifyResult>({
@@ -166,6 +167,7 @@ export function v3TradeRoutes(services: Services): Route[] {
           order: target,
           ...(quantity !== undefined ? { quantity } : {}),
           ...(price !== undefined ? { price } : {}),
+          ...presets,
           autoCancel,
         });
         if (!outcome.ok && outcome.code === 'ORDER_NOT_FOUND' && (await findOrder(services, uid, target))) {
@@ -179,8 +181,10 @@ export function v3TradeRoutes(services: Services): Route[] {
       }
     }),
     route('GET', '/api/v3/trade/order-info', 20, async (request) => {
-      const order = await findOrder(services, caller(request).account.uid, reference(request.query));
-      if (!order) reject('ORDER_NOT_FOUND');
+      const target = reference(request.query);
+      const order = await findOrder(services, caller(request).account.uid, target);
+      if (!order || (target.category && order.category !== target.category)) reject('ORDER_NOT_FOUND');
+      requireTrade(request, order.category, false);
       return v3Order(order);
     }),
     route('GET', '/api/v3/trade/unfilled-orders', 20, (request) => {
@@ -192,7 +196,7 @@ export function v3TradeRoutes(services: Services): Route[] {
       const symbol = optionalString(query, 'symbol')?.toUpperCase();
       const idLessThan = idCursor(query, 'cursor');
       const views = openOrderViews(services, caller(request).account.uid, {
-        ...(category ? { categories: [category] } : {}),
+        categories: category ? [category] : readableCategories(request),
         ...(symbol ? { symbol } : {}),
         ...(idLessThan ? { idLessThan } : {}),
       }).slice(0, limit);
@@ -227,7 +231,7 @@ export function v3TradeRoutes(services: Services): Route[] {
       const fills = await services.store.fills({
         uid: caller(request).account.uid,
         ...window,
-        ...(category ? { categories: [category] } : {}),
+        categories: category ? [category] : readableCategories(request),
         ...(symbol ? { symbol } : {}),
         ...(orderId ? { orderId } : {}),
         ...(idLessThan ? { idLessThan } : {}),

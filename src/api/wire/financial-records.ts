@@ -1,5 +1,5 @@
 /**
- * v3 financial records (endpoints.md §9.4): bills in the unified ledger's shape. Types use the
+ * v3 financial records: bills in the unified ledger's shape. Types use the
  * venue's spelling where it is published (TRANSFER_IN, ORDER_DEALT_IN,
  * CONTRACT_MAIN_SETTLE_FEE_USER_IN/OUT); the others follow the same pattern (docs/futures.md).
  */

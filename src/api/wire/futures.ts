@@ -1,8 +1,8 @@
 /**
  * Futures records in the venue's shapes: v2 mix orders (`state` in detail, `status` in lists,
  * single-l `canceled`, v2 side semantics in hedge mode), mix fills (feeDetail an array), v2
- * and v3 positions, mix account rows and mix bills (endpoints.md §5, §7, §12; §13 lists the
- * inconsistencies reproduced here).
+ * and v3 positions, mix account rows and mix bills, with the venue's inconsistencies between
+ * them reproduced.
  */
 import type { FillView } from '../../domain/events.ts';
 import type { OrderView } from '../../domain/order-view.ts';
@@ -30,6 +30,21 @@ function v2TradeSide(order: OrderView): string {
   return `${prefix}${order.side}_single`;
 }
 
+/**
+ * The order's TP/SL presets in v2 mix terms: trigger prices ('' when none) and, as newer rows
+ * do, their trigger sources (`presetStopSurplusType` / `presetStopLossType`).
+ */
+export function v2PresetFields(order: OrderView): Record<string, string> {
+  const takeProfit = order.futures?.takeProfit;
+  const stopLoss = order.futures?.stopLoss;
+  return {
+    presetStopSurplusPrice: takeProfit?.triggerPrice ?? '',
+    presetStopLossPrice: stopLoss?.triggerPrice ?? '',
+    presetStopSurplusType: takeProfit?.triggerType ?? '',
+    presetStopLossType: stopLoss?.triggerType ?? '',
+  };
+}
+
 export function v2MixOrder(order: OrderView, statusKey: 'state' | 'status'): Record<string, unknown> {
   const futures = order.futures;
   return {
@@ -47,8 +62,7 @@ export function v2MixOrder(order: OrderView, statusKey: 'state' | 'status'): Rec
     totalProfits: futures?.realisedPnl ?? '0',
     posSide: futures?.posMode === 'hedge_mode' ? futures.holdSide : 'net',
     marginCoin: futures?.marginCoin ?? '',
-    presetStopSurplusPrice: '',
-    presetStopLossPrice: '',
+    ...v2PresetFields(order),
     quoteVolume: order.cumExecValue,
     orderType: order.orderType,
     leverage: futures?.leverage ?? '',

@@ -1,7 +1,7 @@
 /**
  * Instrument rows as the venue serves them on v3 /market/instruments: the common fields for
  * every category, plus futures, margin or spot fields. Futures rows carry both `type` (which
- * ccxt reads) and `symbolType` (the spec's name).
+ * ccxt reads) and `symbolType` (the venue's name).
  */
 import { isFutures } from '../../domain/category.ts';
 import type { Instrument } from '../../domain/instrument.ts';

@@ -1,5 +1,5 @@
 /**
- * Public market-data rows in the venue's shapes (wire.md §5.5, endpoints.md §1–3). Every
+ * Public market-data rows in the venue's shapes. Every
  * field comes from the instrument, the books, the trades or the prices; a field the
  * instrument does not configure is "". Traps kept: a spot symbol row carries no `symbolType`
  * and a spot ticker no `markPrice` (ccxt tells spot from contracts by them); a margin row's

@@ -2,12 +2,35 @@
  * Order and fill records in the venue's shapes. One OrderView, several wires:
  * v3 (orderStatus, feeDetail [{feeCoin, fee}] with charged fees negative), v2 spot
  * (status, feeDetail as a JSON *string*, size in quote for a market buy), v2 spot fills
- * (feeDetail an object). endpoints.md §13 lists these inconsistencies; we reproduce them.
+ * (feeDetail an object). The venue's answers differ in these ways; bourse reproduces them.
  */
 import type { FillView } from '../../domain/events.ts';
 import type { OrderView } from '../../domain/order-view.ts';
+import type { PlanPreset } from '../../domain/plan.ts';
 
 const negative = (fee: string) => (fee === '0' ? '0' : `-${fee}`);
+
+/** The order's TP/SL presets in v3 terms ('' when none); `market` is the last price. */
+function v3PresetFields(order: OrderView): Record<string, string> {
+  const leg = (preset: PlanPreset | undefined) => ({
+    price: preset?.triggerPrice ?? '',
+    by: preset ? (preset.triggerType === 'mark_price' ? 'mark' : 'market') : '',
+    type: preset ? (preset.executePrice ? 'limit' : 'market') : '',
+    limit: preset?.executePrice ?? '',
+  });
+  const tp = leg(order.futures?.takeProfit);
+  const sl = leg(order.futures?.stopLoss);
+  return {
+    takeProfit: tp.price,
+    stopLoss: sl.price,
+    tpTriggerBy: tp.by,
+    slTriggerBy: sl.by,
+    tpOrderType: tp.type,
+    slOrderType: sl.type,
+    tpLimitPrice: tp.limit,
+    slLimitPrice: sl.limit,
+  };
+}
 
 export function v3Order(order: OrderView): Record<string, unknown> {
   const futures = order.futures;
@@ -32,14 +55,7 @@ export function v3Order(order: OrderView): Record<string, unknown> {
     reduceOnly: futures?.reduceOnly ? 'YES' : 'NO',
     marginMode: futures ? futures.marginMode : order.category === 'SPOT' ? '' : 'crossed',
     stpMode: order.stpMode,
-    takeProfit: '',
-    stopLoss: '',
-    tpTriggerBy: '',
-    slTriggerBy: '',
-    tpOrderType: '',
-    slOrderType: '',
-    tpLimitPrice: '',
-    slLimitPrice: '',
+    ...v3PresetFields(order),
     delegateType:
       order.source === 'liquidation' ? 'liquidation' : order.orderType === 'market' ? 'market' : 'normal',
     feeDetail: [{ feeCoin: order.feeCoin, fee: negative(order.fee) }],
@@ -70,6 +86,34 @@ export function v3Fill(fill: FillView): Record<string, unknown> {
     updatedTime: String(fill.timeMs),
     execPnl: fill.execPnl,
     isRPI: 'no',
+  };
+}
+
+/**
+ * A v3 `fill` push: the venue's field list (its Fill channel), which differs from the REST
+ * fill: `execTime` and `updatedTime` rather than `createdTime`, and `holdSide` on futures.
+ */
+export function v3FillPush(fill: FillView): Record<string, unknown> {
+  const rest = v3Fill(fill);
+  return {
+    category: rest.category,
+    orderId: rest.orderId,
+    clientOid: rest.clientOid,
+    execId: rest.execId,
+    execLinkId: rest.execLinkId,
+    symbol: rest.symbol,
+    orderType: rest.orderType,
+    side: rest.side,
+    ...(fill.posSide ? { holdSide: fill.posSide } : {}),
+    execPrice: rest.execPrice,
+    execQty: rest.execQty,
+    execValue: rest.execValue,
+    execPnl: rest.execPnl,
+    tradeScope: rest.tradeScope,
+    tradeSide: rest.tradeSide,
+    feeDetail: rest.feeDetail,
+    execTime: String(fill.timeMs),
+    updatedTime: String(fill.timeMs),
   };
 }
 

@@ -1,8 +1,8 @@
 /**
  * Plan orders in the venue's shapes: v2 mix rows of orders-plan-pending / orders-plan-history
- * (endpoints.md §6.1, §6.2; venue-mechanics §5.3: `planStatus` `live` rather than the legacy
+ * (as the venue answers today: `planStatus` `live` rather than the legacy
  * `not_trigger`, uppercase symbol and coin, `crossed`), v2 `orderSource` of plan-placed orders,
- * and v3 strategy-order rows (endpoints.md §11.4, §11.5).
+ * and v3 strategy-order rows.
  */
 import type { OrderView } from '../../domain/order-view.ts';
 import { positionKey, type Position } from '../../domain/position.ts';
@@ -12,15 +12,16 @@ import { formatMoney } from '../../domain/money.ts';
 import { isTpslPlan, type PlanPreset, type PlanView } from '../../domain/plan.ts';
 import type { ResultCode } from '../../domain/result-code.ts';
 import { wireError } from '../error-map.ts';
+import { nameTable } from '../../domain/name-table.ts';
 
-const TPSL_SOURCE_PREFIX: Record<string, string> = {
+const TPSL_SOURCE_PREFIX: Readonly<Record<string, string>> = nameTable({
   profit_plan: 'profit',
   loss_plan: 'loss',
   pos_profit: 'pos_profit',
   pos_loss: 'pos_loss',
   // A trailing TP/SL closes at market when the price retraces: the venue's stop-loss market kind.
   moving_plan: 'loss',
-};
+});
 
 /**
  * v2 `orderSource` of an order: `normal`/`market` for ordinary orders, `plan` for an order a
@@ -128,12 +129,12 @@ export function v2PlanHistoryRow(plan: PlanView, order: OrderView | null): Recor
   };
 }
 
-const V3_STATUS: Record<string, string> = {
+const V3_STATUS: Readonly<Record<string, string>> = nameTable({
   live: 'pending',
   executed: 'success',
   fail_execute: 'failed',
   cancelled: 'cancelled',
-};
+});
 
 const triggerBy = (type: string) => (type === 'mark_price' ? 'mark' : 'market');
 

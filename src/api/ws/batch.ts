@@ -43,6 +43,8 @@ export interface PlanChange {
   callbackRatio: string;
   status: string;
   executeOrderId: string;
+  /** Spot plans: the unit of `size` (`amount` base, `total` quote). */
+  spot?: { sizeUnit: string };
   createdTimeMs: number;
   updatedTimeMs: number;
 }

@@ -10,6 +10,7 @@ import { instrumentKey } from '../../domain/instrument.ts';
 import type { EngineState } from '../../engine/state.ts';
 import { parseGranularity, type Granularity } from '../../market/granularity.ts';
 import { WS_CODES, wsError, type WsError } from './codes.ts';
+import { nameTable } from '../../domain/name-table.ts';
 
 export type Dialect = 'v2' | 'v3';
 
@@ -44,19 +45,25 @@ export interface Channel {
   arg: Record<string, string>;
 }
 
-const BOOK_DEPTHS: Record<string, number> = { books: 0, books1: 1, books5: 5, books15: 15, books50: 50 };
+const BOOK_DEPTHS: Readonly<Record<string, number>> = nameTable({
+  books: 0,
+  books1: 1,
+  books5: 5,
+  books15: 15,
+  books50: 50,
+});
 const V2_CANDLES = new Set(
   '1m 5m 15m 30m 1H 4H 6H 12H 1D 3D 1W 1M 6Hutc 12Hutc 1Dutc 3Dutc 1Wutc 1Mutc'.split(' '),
 );
 const V3_INTERVALS = new Set('1m 3m 5m 15m 30m 1H 4H 6H 12H 1D'.split(' '));
 const V2_PRIVATE = new Set(['account', 'positions', 'orders', 'orders-algo', 'fill', 'positions-history']);
-const V3_PRIVATE: Record<string, ChannelKind> = {
+const V3_PRIVATE: Readonly<Record<string, ChannelKind>> = nameTable({
   account: 'account',
   position: 'positions',
   order: 'orders',
   fill: 'fill',
   'strategy-order': 'orders-algo',
-};
+});
 
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
@@ -125,7 +132,8 @@ function v2PrivatePermissions(kind: string, futures: boolean): PermissionArea[] 
 function parseV2Private(name: string, arg: Record<string, unknown>): Channel | WsError {
   const category = parseCategory(text(arg.instType) ?? '', [...FUTURES_CATEGORIES, 'SPOT']);
   const futures = category !== null && category !== 'SPOT';
-  const futuresOnly = name === 'positions' || name === 'orders-algo' || name === 'positions-history';
+  // orders-algo exists for SPOT too (spot plan orders); positions do not.
+  const futuresOnly = name === 'positions' || name === 'positions-history';
   if (!category || (futuresOnly && !futures)) return notFound(arg, 'v2');
   const selectorName = name === 'account' ? 'coin' : 'instId';
   const selector = (text(arg[selectorName]) ?? 'default').toUpperCase();

@@ -1,5 +1,5 @@
 /**
- * The venue's WebSocket error codes (wire.md §8; the numbers ccxt maps). Errors go out as
+ * The venue's WebSocket error codes (the numbers ccxt maps). Errors go out as
  * {"event":"error","code":<number>,"msg":…} (plus the offending `arg` for a subscription), the
  * shape both bitget-api and ccxt parse.
  */

@@ -13,9 +13,11 @@ export const CLOSE_SLOW_CONSUMER = 4001;
 export const CLOSE_IDLE = 4002;
 export const CLOSE_TOO_MANY_REQUESTS = 4003;
 export const CLOSE_LOGIN_FAILED = 4004;
-/** The key was revoked or changed, or the account frozen, after login (sessions.ts). */
+/** The key was frozen, revoked or changed, or the account frozen, after login (sessions.ts). */
 export const CLOSE_SESSION_ENDED = 4005;
 export const CLOSE_SHUTDOWN = 1001;
+/** The operator reset the venue (WebSocket "service restart"): log in and subscribe again. */
+export const CLOSE_RESET = 1012;
 
 export interface Subscription {
   channel: Channel;

@@ -55,6 +55,8 @@ export interface WsGatewayOptions {
 export interface WsGateway {
   hub: Hub;
   readonly connectionCount: number;
+  /** Closes every connection with `code` and `reason` (the operator's reset); returns how many. */
+  disconnectAll(code: number, reason: string): number;
   close(): Promise<void>;
 }
 
@@ -92,6 +94,11 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
   const budgets = new WeakMap<Connection, SubscriptionBudget>();
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (services.gate && !services.gate.isOpen) {
+      // The operator is resetting the venue: no connection may start on the state being replaced.
+      socket.end('HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+      return;
+    }
     const url = request.url ?? '/';
     const path = url.split('?')[0] ?? '/';
     const dialect = Object.hasOwn(WS_PATHS, path) ? WS_PATHS[path] : undefined;
@@ -254,6 +261,11 @@ export function attachWebSocket(server: Server, options: WsGatewayOptions): WsGa
     hub,
     get connectionCount() {
       return connections.size;
+    },
+    disconnectAll(code, reason) {
+      const count = connections.size;
+      for (const connection of connections) connection.cut(code, reason);
+      return count;
     },
     async close() {
       server.off('upgrade', onUpgrade);

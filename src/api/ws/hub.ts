@@ -353,6 +353,16 @@ export class Hub {
     }
   }
 
+  /**
+   * Starts over from the engine as it is now, after the operator's reset swapped it (every
+   * connection was closed first, so no subscriber is left to re-snapshot).
+   */
+  reseed(): void {
+    this.stale = false;
+    this.lastSeq = this.services.sequencer.lastSeq;
+    this.mirror.seed(this.state);
+  }
+
   /** Rebuilds the mirror from memory (which now equals the store) and re-snapshots books. */
   private resync(): void {
     this.stale = false;

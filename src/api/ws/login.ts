@@ -2,7 +2,7 @@
  * The venue's WebSocket login: {"op":"login","args":[{apiKey, passphrase, timestamp, sign}]}
  * with sign = base64(HMAC-SHA256(secret, timestamp + "GET" + "/user/verify")), the timestamp
  * signed exactly as sent. Seconds (bitget-api, ccxt) or milliseconds are accepted, within
- * ±30 s of wall time. Checks run in the REST order (wire.md §1.5): fields, timestamp, key,
+ * ±30 s of wall time. Checks run in the REST order: fields, timestamp, key,
  * passphrase, IP whitelist, signature; each failure is its 300xx code. The key's secret is
  * opened and its passphrase verified by the REST Authenticator (same cache, same failure limits:
  * over them the login is refused with 30006 before any scrypt).
@@ -47,7 +47,7 @@ function standingIn(state: EngineState, apiKey: string): LoggedIn | WsError {
   const standing = standingOf(state, apiKey);
   if (!('refused' in standing)) return standing;
   return standing.refused === 'USER_STATUS_ABNORMAL'
-    ? wsError(WS_CODES.LOGIN_FAILED, 'login failed: account frozen')
+    ? wsError(WS_CODES.LOGIN_FAILED, `login failed: ${standing.frozen} frozen`)
     : wsError(WS_CODES.INVALID_ACCESS_KEY, 'Invalid ACCESS_KEY');
 }
 

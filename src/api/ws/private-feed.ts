@@ -21,8 +21,10 @@ import type { Books } from '../../engine/trading/books.ts';
 import { usdtPriceOf } from '../../engine/trading/reference-price.ts';
 import { tradingWallet } from '../../engine/trading/wallets.ts';
 import { v2MixFill, v2MixOrder, v2Position, v3Position } from '../wire/futures.ts';
-import { v3Fill, v3Order } from '../wire/orders.ts';
+import { v3Order } from '../wire/orders.ts';
 import type { PlanChange } from './batch.ts';
+import { nameTable } from '../../domain/name-table.ts';
+import { v2SpotPlanPush } from '../wire/spot-plans.ts';
 
 type Row = Record<string, unknown>;
 
@@ -96,8 +98,8 @@ export function v2OrderRow(order: OrderView, latest: FillView | undefined): Row 
     feeDetail,
     totalProfits: rest.totalProfits,
     reduceOnly: order.futures.reduceOnly ? 'yes' : 'no',
-    presetStopSurplusPrice: '',
-    presetStopLossPrice: '',
+    presetStopSurplusPrice: rest.presetStopSurplusPrice,
+    presetStopLossPrice: rest.presetStopLossPrice,
     stpMode: order.stpMode,
     cTime: String(order.createdTimeMs),
     uTime: String(order.updatedTimeMs),
@@ -145,12 +147,8 @@ export function v3OrderRow(order: OrderView): Row {
   };
 }
 
-export function v3FillRow(fill: FillView): Row {
-  return { ...v3Fill(fill), ...(fill.posSide ? { holdSide: fill.posSide } : {}) };
-}
-
 /** The venue's WebSocket plan types are short codes (REST normal_plan is "pl", …). */
-const WS_PLAN_TYPES: Record<string, string> = {
+const WS_PLAN_TYPES: Readonly<Record<string, string>> = nameTable({
   normal_plan: 'pl',
   track_plan: 'track',
   profit_plan: 'tp',
@@ -158,9 +156,10 @@ const WS_PLAN_TYPES: Record<string, string> = {
   pos_profit: 'ptp',
   pos_loss: 'psl',
   moving_plan: 'mtpsl',
-};
+});
 
 export function v2PlanRow(plan: PlanChange): Row {
+  if (plan.category === 'SPOT') return v2SpotPlanPush(plan);
   const hedge = plan.posMode === 'hedge_mode';
   return {
     instId: plan.symbol,

@@ -6,12 +6,19 @@
  * is how the venue reports a position that closed — it is no longer in the list).
  *
  * orders and fill send no snapshot on subscribe (the venue's do not); account and positions do.
+ *
+ * A v3 channel spans every category: its event rows are only those of the categories the
+ * connection's key may read (a spot-only key sees no futures order). v2 channels name one
+ * category, checked against the key when subscribed.
  */
-import type { Category } from '../../domain/category.ts';
+import { hasPermission } from '../../domain/account.ts';
+import { parseCategory, V3_CATEGORIES, type Category } from '../../domain/category.ts';
+import { permissionAreaOf } from '../routes/trading-service.ts';
 import type { Services } from '../services.ts';
 import type { Batch } from './batch.ts';
 import type { Channel } from './channels.ts';
 import type { Subscription } from './connection.ts';
+import { v3FillPush } from '../wire/orders.ts';
 import { pushText } from './messages.ts';
 import {
   positionHistoryRow,
@@ -20,7 +27,6 @@ import {
   v2FillRow,
   v2OrderRow,
   v3AccountRow,
-  v3FillRow,
   v3OrderRow,
   v2PlanRow,
   v3PlanRow,
@@ -28,8 +34,15 @@ import {
 
 type Row = Record<string, unknown>;
 
-function matches(channel: Channel, category: string, symbol: string): boolean {
+/** The categories a subscription's key may read, for a channel that spans them all. */
+function readableCategories(sub: Subscription): string[] {
+  const codes = sub.connection.key?.permissions ?? [];
+  return V3_CATEGORIES.filter((category) => hasPermission(codes, permissionAreaOf(category), false));
+}
+
+function matches(channel: Channel, category: string, symbol: string, readable: readonly string[]): boolean {
   if (channel.category !== null && channel.category !== category) return false;
+  if (channel.category === null && !readable.includes(parseCategory(category) ?? '')) return false;
   return channel.symbol === '' || channel.symbol === symbol;
 }
 
@@ -71,27 +84,27 @@ export function privateSnapshot(services: Services, sub: Subscription, nowMs: nu
 }
 
 /** Rows of the batch's own events for an event channel (orders, fill, positions-history). */
-function eventRows(batch: Batch, channel: Channel, uid: string): Row[] {
+function eventRows(batch: Batch, channel: Channel, uid: string, readable: readonly string[]): Row[] {
   if (channel.kind === 'orders') {
     return (batch.orders.get(uid) ?? [])
-      .filter(({ order }) => matches(channel, order.category, order.symbol))
+      .filter(({ order }) => matches(channel, order.category, order.symbol, readable))
       .map(({ order, latestFill }) =>
         channel.dialect === 'v2' ? v2OrderRow(order, latestFill) : v3OrderRow(order),
       );
   }
   if (channel.kind === 'fill') {
     return (batch.fills.get(uid) ?? [])
-      .filter((fill) => matches(channel, fill.category, fill.symbol))
-      .map((fill) => (channel.dialect === 'v2' ? v2FillRow(fill, fill.clientOid) : v3FillRow(fill)));
+      .filter((fill) => matches(channel, fill.category, fill.symbol, readable))
+      .map((fill) => (channel.dialect === 'v2' ? v2FillRow(fill, fill.clientOid) : v3FillPush(fill)));
   }
   if (channel.kind === 'orders-algo') {
     return (batch.plans.get(uid) ?? [])
-      .filter((plan) => matches(channel, plan.category, plan.symbol))
+      .filter((plan) => matches(channel, plan.category, plan.symbol, readable))
       .map((plan) => (channel.dialect === 'v2' ? v2PlanRow(plan) : v3PlanRow(plan)));
   }
   if (channel.kind === 'positions-history') {
     return (batch.closed.get(uid) ?? [])
-      .filter((closed) => matches(channel, closed.category, closed.symbol))
+      .filter((closed) => matches(channel, closed.category, closed.symbol, readable))
       .map(positionHistoryRow);
   }
   return [];
@@ -129,11 +142,14 @@ export function privatePushes(
       }
       continue;
     }
-    let text = eventTexts.get(channel.key);
+    // Connections of one account may hold keys of different permissions.
+    const readable = channel.category === null ? readableCategories(sub) : [];
+    const textKey = `${channel.key}|${readable.join(',')}`;
+    let text = eventTexts.get(textKey);
     if (text === undefined) {
-      const rows = eventRows(batch, channel, uid);
+      const rows = eventRows(batch, channel, uid, readable);
       text = rows.length > 0 ? pushText(channel, 'snapshot', rows, nowMs) : null;
-      eventTexts.set(channel.key, text);
+      eventTexts.set(textKey, text);
     }
     if (text !== null) pushes.push([sub, text]);
   }

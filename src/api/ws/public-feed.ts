@@ -60,7 +60,17 @@ export async function tickerRow(
 
 export function tradeRow(trade: TradeRecorded | TradeRow, dialect: Dialect): Row {
   if (dialect === 'v3') {
-    return { i: trade.tradeId, p: trade.price, v: trade.quantity, S: trade.side, T: String(trade.timeMs) };
+    // The venue's documented sample has `p`; its live rows (as ccxt.pro reads them) `P` and the
+    // execution correlation id `L`. Both price keys are sent; a trade is its own correlation.
+    return {
+      T: String(trade.timeMs),
+      P: trade.price,
+      p: trade.price,
+      v: trade.quantity,
+      S: trade.side,
+      L: trade.tradeId,
+      i: trade.tradeId,
+    };
   }
   return {
     ts: String(trade.timeMs),

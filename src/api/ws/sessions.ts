@@ -68,7 +68,7 @@ export function reviewKey(state: EngineState, before: KeySnapshot): KeyReview {
   const standing = standingOf(state, before.apiKey);
   if ('refused' in standing) {
     return standing.refused === 'USER_STATUS_ABNORMAL'
-      ? ended(WS_CODES.LOGIN_FAILED, 'account frozen')
+      ? ended(WS_CODES.LOGIN_FAILED, `${standing.frozen} frozen`)
       : ended(WS_CODES.INVALID_ACCESS_KEY, 'API key revoked');
   }
   const { key } = standing;

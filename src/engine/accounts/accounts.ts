@@ -2,7 +2,7 @@
  * Accounts and API keys. Keys arrive already sealed (secret encrypted, passphrase hashed) by
  * the edge; the engine only stores and indexes them.
  */
-import type { CreateAccount, CreateApiKey, ModifyApiKey } from '../../domain/commands.ts';
+import type { CreateAccount, CreateApiKey, ModifyApiKey, RevokeApiKey } from '../../domain/commands.ts';
 import { fail, ok, type Outcome } from '../../domain/result-code.ts';
 import type { Context } from '../context.ts';
 
@@ -21,6 +21,7 @@ export function createAccount(context: Context, command: CreateAccount): Outcome
     mode: command.mode,
     label: command.label,
     createdTimeMs: context.nowMs,
+    ...(command.positionMode ? { positionMode: command.positionMode } : {}),
   };
   state.accounts.set(uid, account);
   context.emit({ type: 'AccountCreated', account: { ...account } });
@@ -51,5 +52,14 @@ export function modifyApiKey(context: Context, command: ModifyApiKey): Outcome<{
   if (command.ipList) record.ipList = [...command.ipList];
   if (command.label !== undefined) record.label = command.label;
   if (command.passphraseHash) record.passphraseHash = command.passphraseHash;
+  if (command.frozen === true) record.frozen = true;
+  else if (command.frozen === false) delete record.frozen;
+  return ok({ apiKey: command.apiKey });
+}
+
+export function revokeApiKey(context: Context, command: RevokeApiKey): Outcome<{ apiKey: string }> {
+  const record = context.state.apiKeys.get(command.apiKey);
+  if (!record || record.uid !== command.uid) return fail('API_KEY_INVALID');
+  context.state.apiKeys.delete(command.apiKey);
   return ok({ apiKey: command.apiKey });
 }

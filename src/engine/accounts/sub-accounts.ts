@@ -49,6 +49,8 @@ export function createVirtualSubAccount(
     status: 'normal' as const,
     permList: [...DEFAULT_SUB_PERM_LIST],
     updatedTimeMs: context.nowMs,
+    // A sub-account starts in the position mode its main account started in.
+    ...(parent.positionMode ? { positionMode: parent.positionMode } : {}),
   };
   state.accounts.set(uid, account);
   context.emit({ type: 'AccountCreated', account: { ...account, permList: [...account.permList] } });

@@ -19,15 +19,16 @@ import type { CommissionAccrual } from '../accounts/brokerage-state.ts';
 import type { Context } from '../context.ts';
 import type { EngineState } from '../state.ts';
 import { utc8DayStartOf } from './days.ts';
+import { nameTable } from '../../domain/name-table.ts';
 
-/** The legacy market suffixes of the commission report (spec §17). */
-export const MARKET_SUFFIXES: Readonly<Record<string, string>> = {
+/** The legacy market suffixes of the commission report. */
+export const MARKET_SUFFIXES: Readonly<Record<string, string>> = nameTable({
   SPOT: '_SPBL',
   MARGIN: '_SPBL-MABL',
   'USDT-FUTURES': '_UMCBL',
   'COIN-FUTURES': '_DMCBL',
   'USDC-FUTURES': '_CMCBL',
-};
+});
 
 export type ProductLine = 'spot' | 'margin' | 'futures';
 

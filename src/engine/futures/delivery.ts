@@ -1,5 +1,5 @@
 /**
- * Delivery (venue-mechanics §3.9): at deliveryTime every open position of a delivery contract
+ * Delivery: at deliveryTime every open position of a delivery contract
  * is closed at the index price with the taker fee (bills delivery_long / delivery_short), its
  * open orders are cancelled, and the instrument goes offline.
  */

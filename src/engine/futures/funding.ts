@@ -1,5 +1,5 @@
 /**
- * Funding (venue-mechanics §3.5) on the engine clock. Each perpetual settles on its grid
+ * Funding on the engine clock. Each perpetual settles on its grid
  * (every fundInterval hours from 00:00 UTC). The rate is the operator's when set, else
  *   F = clamp(P + clamp(0.01 % − P, −0.05 %, +0.05 %), −0.3 %, +0.3 %) ÷ (8 ÷ interval),
  * with P the premium (mark − index) ÷ index at settlement. Every position pays or receives

@@ -1,5 +1,5 @@
 /**
- * Futures liquidation (venue-mechanics §3.1, §3.6). A position is liquidated when its equity
+ * Futures liquidation. A position is liquidated when its equity
  * falls to its maintenance margin MM* = value × (mmr + taker fee) at the mark price:
  * isolated, margin + uPnL ≤ MM*; crossed, the wallet's cross equity ≤ Σ MM* of its cross
  * positions. Then its orders are cancelled (isolated: that symbol's; crossed: the wallet's),

@@ -1,5 +1,5 @@
 /**
- * Mark price (venue-mechanics §3.4, simplified): the index plus the book's premium, clamped to
+ * Mark price (simplified from the venue's): the index plus the book's premium, clamped to
  * ±0.5 % of the index, and only when both sides of the book are quoted (one stray order
  * cannot move it further). Without an index: the last trade. Money units per base coin.
  */

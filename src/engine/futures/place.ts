@@ -3,7 +3,7 @@
  * check it (position available to close; margin and OI limit to open), then hold (reserve
  * margin, or lock the position size being closed) and hand it to the shared matching path.
  *
- * Semantics (wire.md §6; spec state table): `side` is the trade direction. Hedge mode: buy +
+ * Semantics (the venue's order states): `side` is the trade direction. Hedge mode: buy +
  * long opens long, sell + long closes it, sell + short opens short, buy + short closes it.
  * One-way mode: a buy reduces a short first and opens long with the rest (and the mirror);
  * reduceOnly only reduces. A reduce-only order that does not fit beside the older ones cancels
@@ -19,6 +19,7 @@ import { cancelOpenOrder, type ItemResult } from '../trading/cancel.ts';
 import { execute, openOrder } from '../trading/place.ts';
 import type { TradingContext } from '../trading/trading-context.ts';
 import type { ValidOrder } from '../trading/validate.ts';
+import { checkOrderPresets, setOrderPresets } from '../triggers/order-presets.ts';
 import { tradingWallet } from '../trading/wallets.ts';
 import { markPrice } from './mark.ts';
 import { openReserve } from './reserve.ts';
@@ -135,6 +136,8 @@ export function placeFuturesOne(
       : (instrument.marginCoins[0] ?? instrument.quoteCoin);
   const wallet = tradingWallet(state, uid, command.category);
   const { holdSide, tradeSide, posMode } = intent.value;
+  const presets = checkOrderPresets(trading, valid, request, intent.value);
+  if (!presets.ok) return failed(presets);
   const crossed = settings.marginMode === 'crossed';
   const leverage = crossed
     ? settings.crossLeverage
@@ -198,6 +201,7 @@ export function placeFuturesOne(
     marginCoin: coin,
     realisedPnl: 0n,
   };
+  setOrderPresets(trading, order, presets.value);
   execute(trading, valid, order);
   return replaced
     ? ({ orderId: '', clientOid: order.clientOid, replaced: true } as ItemResult)

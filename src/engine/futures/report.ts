@@ -1,7 +1,7 @@
 /**
  * Positions and futures wallets as reported (v2 single-position/all-position, v3
  * current-position, v2 accounts): every figure computed from the live state at the mark price.
- * Liquidation price (venue-mechanics §3.2), linear: LP = (X − d·E·S) ÷ (S·(m + f − d)), X the
+ * Liquidation price, linear: LP = (X − d·E·S) ÷ (S·(m + f − d)), X the
  * isolated margin (isolated) or the cross equity less this position's uPnL and the other
  * positions' maintenance (crossed); "0" when there is none.
  */

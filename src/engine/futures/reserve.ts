@@ -1,5 +1,5 @@
 /**
- * The margin an opening order reserves (venue-mechanics §3.1, verified against the venue's
+ * The margin an opening order reserves (verified against the venue's
  * open-count example): value × [(1 + openCostUpRatio) ÷ leverage + takerFee × (1 +
  * feeRateUpRatio)]. On fills the reserve is replaced by the actual margin and fee and the
  * excess released.

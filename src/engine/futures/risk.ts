@@ -1,5 +1,5 @@
 /**
- * Position risk (venue-mechanics §3.1–3.3), linear contracts: value at mark, unrealised PnL,
+ * Position risk, linear contracts: value at mark, unrealised PnL,
  * initial margin, maintenance margin including the estimated close fee (MM* = value × (mmr +
  * taker fee)), and a wallet's cross equity and free margin.
  */

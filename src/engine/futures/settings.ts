@@ -1,5 +1,6 @@
 /**
- * Futures settings per account: position mode per product line, and per symbol the margin
+ * Futures settings per account: position mode per product line (until set, the mode the
+ * account started in: CreateAccount.positionMode), and per symbol the margin
  * mode and leverage (cross, or long/short when isolated). Modes cannot change while the
  * account holds positions or orders there (the venue's 40920 / 45117).
  */
@@ -18,8 +19,11 @@ import type { EngineState } from '../state.ts';
 import type { TradingContext } from '../trading/trading-context.ts';
 import { positionRisk } from './risk.ts';
 
+/** The account's mode for the product type: as set, else the one it started in, else one-way. */
 export function positionModeOf(state: EngineState, uid: string, category: string): PositionMode {
-  return state.positionModes.get(`${uid}|${category}`) ?? 'one_way_mode';
+  return (
+    state.positionModes.get(`${uid}|${category}`) ?? state.accounts.get(uid)?.positionMode ?? 'one_way_mode'
+  );
 }
 
 export function settingsOf(state: EngineState, uid: string, instrument: Instrument): SymbolSettings {

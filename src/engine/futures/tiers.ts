@@ -1,5 +1,5 @@
 /**
- * Position tiers (venue-mechanics §2): maintenance margin rate and maximum leverage by
+ * Position tiers: maintenance margin rate and maximum leverage by
  * position value in the margin coin's units. The BTCUSDT table is the venue's live one; every
  * other contract uses it too until the operator can configure tiers per instrument.
  */

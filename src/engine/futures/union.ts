@@ -1,5 +1,5 @@
 /**
- * Union (multi-asset) margin on USDT-M futures (wire.md §7, "Classic v2 union margin"): with
+ * Union (multi-asset) margin on USDT-M futures: with
  * assetMode `union`, coins other than USDT held in the account's usdt_futures wallet count as
  * margin for its USDT-M positions at their USDT value less a 5 % haircut; any listed coin may
  * be transferred in. Switching back to `single` needs the USDT alone to cover what the

@@ -1,10 +1,11 @@
 /**
  * The default catalogue: what a fresh server lists. Figures follow the venue's live rows
- * (shared/reference/venue-mechanics.md §1); where the venue publishes none, the choice is
+ * (the venue's published values); where the venue publishes none, the choice is
  * noted in docs/instruments.md. The operator edits all of it through /admin/v1/instruments.
  */
 import { isInverse, type Category } from '../../domain/category.ts';
 import type { Instrument } from '../../domain/instrument.ts';
+import { nameTable } from '../../domain/name-table.ts';
 
 function blank(category: Category, symbol: string, baseCoin: string, quoteCoin: string): Instrument {
   return {
@@ -146,7 +147,7 @@ function perpetual(spec: FuturesSpec): Instrument {
   };
 }
 
-/** Last Friday of the quarter's month, 08:00 UTC (venue-mechanics §1.6). */
+/** Last Friday of the quarter's month, 08:00 UTC. */
 function delivery(spec: FuturesSpec, deliveryTimeMs: number, period: string): Instrument {
   return {
     ...perpetual(spec),
@@ -228,9 +229,9 @@ export function defaultCatalogue(): Instrument[] {
 }
 
 /** Index prices a fresh server starts from, so that price bands and margin work at once. */
-export const DEFAULT_INDEX_PRICES: Record<string, string> = {
+export const DEFAULT_INDEX_PRICES: Readonly<Record<string, string>> = nameTable({
   BTC: '60000',
   ETH: '3000',
   SBTC: '60000',
   SETH: '3000',
-};
+});

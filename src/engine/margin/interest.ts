@@ -1,5 +1,5 @@
 /**
- * Margin interest (venue-mechanics §3.8): principal × daily rate ÷ 24 per hour, a started
+ * Margin interest: principal × daily rate ÷ 24 per hour, a started
  * hour counting whole; one hour is charged at borrowing and one at every full hour of the
  * engine clock after it. Interest is a debt (Balance.interest) and, until repaid, the
  * lender's income (state.interestAccrued), so conservation holds throughout.
@@ -7,16 +7,17 @@
 import { divide, parseScaled } from '../../domain/decimal.ts';
 import type { Balance } from '../../domain/wallet.ts';
 import type { EngineState } from '../state.ts';
+import { nameTable } from '../../domain/name-table.ts';
 
 export const HOUR_MS = 60 * 60 * 1000;
 
 /** Daily rates per coin (the venue's published examples); others use DEFAULT_DAILY_RATE. */
-export const DAILY_INTEREST_RATES: Readonly<Record<string, string>> = {
+export const DAILY_INTEREST_RATES: Readonly<Record<string, string>> = nameTable({
   USDT: '0.000126279',
   USDC: '0.000126279',
   BTC: '0.00003',
   ETH: '0.00005',
-};
+});
 export const DEFAULT_DAILY_RATE = '0.0001';
 
 /** Rates carry more places than money (the venue quotes 0.000126279/day). */

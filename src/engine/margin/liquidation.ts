@@ -1,5 +1,5 @@
 /**
- * Margin risk control (venue-mechanics §3.8). After index moves and on the hourly job, every
+ * Margin risk control. After index moves and on the hourly job, every
  * margin wallet with debt is valued; at the instrument's liquidationRiskRatio (1.0) its open
  * margin orders are cancelled, its non-stable assets are sold at market through the MARGIN
  * books (orders marked `liquidation`), and the proceeds repay the debt, interest first.

@@ -1,6 +1,6 @@
 /**
- * Repaying margin debt from the same coin in the wallet: interest first, then principal
- * (venue-mechanics §3.8). Pays what is available, up to what is owed.
+ * Repaying margin debt from the same coin in the wallet: interest first, then principal.
+ * Pays what is available, up to what is owed.
  */
 import type { RepayDebt } from '../../domain/commands.ts';
 import { fail, ok, type Outcome } from '../../domain/result-code.ts';

@@ -1,5 +1,5 @@
 /**
- * Margin wallet valuation in USDT (venue-mechanics §3.8): total assets, liabilities
+ * Margin wallet valuation in USDT: total assets, liabilities
  * (borrowed principal + unpaid interest), and the risk ratio
  *   risk = liabilities × MMR ÷ (assets − liabilities), MMR = 10 % for cross margin.
  * Coins without a price are valued at zero (conservative for the borrower's limit).

@@ -1,6 +1,6 @@
 // Amending a resting order (v3 modify-order; v2 cancel-and-replace reaches the same book state).
 //
-// Queue priority (venue-mechanics §4.6): a size decrease at the same price keeps the order's
+// Queue priority: a size decrease at the same price keeps the order's
 // place; a price change or a size increase re-queues it at the back with the caller's fresh
 // sequence. An amendment whose new price crosses the spread is matched as a limit taker
 // first, so it trades; a post-only order is instead rejected and left exactly as it was.

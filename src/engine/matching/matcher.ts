@@ -138,7 +138,9 @@ function matchMarket(book: OrderBook, taker: TakerOrder): MatchResult {
   const sweep = sweepBook(book, taker, taker.priceTicks, taker.lots ?? Infinity, taker.quoteBudget);
   let reason: TakerCancelReason | undefined;
   if (sweep.stop === 'stp') reason = 'stp';
-  else if (sweep.stop === 'exhausted') reason = sweep.filledLots === 0 ? 'no_liquidity' : 'market_remainder';
+  // A budget spent to the last unit by the last level is filled, not a remainder.
+  else if (sweep.stop === 'exhausted' && sweep.remainingBudget !== 0n)
+    reason = sweep.filledLots === 0 ? 'no_liquidity' : 'market_remainder';
   else if (sweep.stop === 'budget' && sweep.filledLots === 0) reason = 'market_remainder';
   return result(sweep, 0, reason);
 }

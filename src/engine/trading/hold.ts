@@ -1,7 +1,7 @@
 /**
  * Holds: placing an order freezes what it may spend (a buy: its quote value or market amount;
  * a sell: its base quantity). A margin order first borrows what the wallet lacks, up to the
- * instrument's cross leverage (auto-borrow, spec §2 rule 4).
+ * instrument's cross leverage (auto-borrow).
  */
 import { divide } from '../../domain/decimal.ts';
 import type { Instrument } from '../../domain/instrument.ts';

@@ -1,8 +1,9 @@
 /**
- * Modify (v3 modify-order; venue-mechanics §4.6): a new total quantity and/or price for an
+ * Modify (v3 modify-order): a new total quantity and/or price for an
  * open limit order, amended in the book. A size decrease at the same price keeps the order's
  * place in the queue; a price change or a size increase sends it to the back (and, if the new
- * price crosses, it trades as a taker). The hold follows the new terms.
+ * price crosses, it trades as a taker). The hold follows the new terms. TP/SL presets may
+ * change too, alone or with the terms, while the order has no fill (order-presets.ts).
  *
  * A failed modification changes nothing, unless autoCancel is set: then the original order is
  * cancelled, and the command succeeds with `{modified: false, failure}` so that the
@@ -20,6 +21,7 @@ import { holdFor } from './hold.ts';
 import { applyMatch } from './place.ts';
 import { finish, touch, type TradingContext } from './trading-context.ts';
 import { validateOrder, type ValidOrder } from './validate.ts';
+import { presetsAfterModify, setOrderPresets } from '../triggers/order-presets.ts';
 
 export interface ModifyResult {
   orderId: string;
@@ -40,8 +42,14 @@ function attempt(trading: TradingContext, command: ModifyOrder): Outcome<ModifyR
   const validated = validateOrder(state, order.category, { ...order, price, quantity, clientOid: '' }, nowMs);
   if (!validated.ok) return validated;
   const valid = validated.value;
-  if (valid.priceTicks === order.priceTicks && valid.quantityLots === order.quantityLots)
-    return fail('MODIFY_UNCHANGED');
+  const presets = presetsAfterModify(trading, order, valid, command);
+  if (!presets.ok) return presets;
+  if (valid.priceTicks === order.priceTicks && valid.quantityLots === order.quantityLots) {
+    if (presets.value === null) return fail('MODIFY_UNCHANGED');
+    setOrderPresets(trading, order, presets.value);
+    touch(trading, order);
+    return ok({ orderId: order.orderId, clientOid: order.clientOid, modified: true });
+  }
   const remainingLots = valid.quantityLots - order.filledLots;
   if (remainingLots <= 0) return fail('ORDER_NOT_MODIFIABLE');
 
@@ -72,6 +80,7 @@ function attempt(trading: TradingContext, command: ModifyOrder): Outcome<ModifyR
   if (amended.outcome === 'not_found') throw new Error(`open order ${order.orderId} missing from its book`);
   if (amended.outcome === 'rejected') return fail('ORDER_NOT_MODIFIABLE');
 
+  if (presets.value) setOrderPresets(trading, order, presets.value);
   adjustHold(trading, order, newHold);
   order.priceTicks = valid.priceTicks;
   order.quantityLots = valid.quantityLots;

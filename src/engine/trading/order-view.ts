@@ -54,6 +54,8 @@ export function orderView(instrument: Instrument, order: Order): OrderView {
             leverage: String(order.futures.leverage),
             marginCoin: order.futures.marginCoin,
             realisedPnl: formatMoney(order.futures.realisedPnl),
+            ...(order.futures.takeProfit ? { takeProfit: order.futures.takeProfit } : {}),
+            ...(order.futures.stopLoss ? { stopLoss: order.futures.stopLoss } : {}),
           },
         }
       : {}),

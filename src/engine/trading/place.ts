@@ -2,7 +2,7 @@
  * Placing orders: validate → hold → match → settle (DESIGN.md, "The pipeline of one order").
  * Each item of a batch stands alone: a failed item changes nothing, the others go on.
  *
- * Taker outcomes (venue-mechanics §4.3): a gtc remainder rests; ioc and market remainders are
+ * Taker outcomes: a gtc remainder rests; ioc and market remainders are
  * cancelled; a fok that cannot fill whole, and a post_only that would take, are accepted and
  * cancelled at once with no fill (the venue returns their orderId and reports them cancelled).
  */
@@ -76,6 +76,13 @@ export function placeOne(
   if (!limits.ok) return { orderId: '', clientOid, ...limits };
   if (!state.accounts.has(uid)) return { orderId: '', clientOid, ...fail('ACCOUNT_NOT_FOUND', uid) };
   if (isFutures(command.category)) return placeFuturesOne(trading, uid, command, request, valid);
+  // Spot TP/SL would need spot plan orders, which do not exist: refused, never dropped.
+  if (request.takeProfit || request.stopLoss)
+    return {
+      orderId: '',
+      clientOid,
+      ...fail('SPOT_TPSL_UNSUPPORTED', request.takeProfit ? 'takeProfit' : 'stopLoss'),
+    };
   const wallet = tradingWallet(state, uid, command.category);
   const hold = holdFor(valid, request.side);
   const held = placeHold(context, uid, wallet, valid.instrument, hold);

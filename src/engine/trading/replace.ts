@@ -1,9 +1,10 @@
 /**
- * Cancel and replace (v2 futures modify-order; venue-mechanics §4.6): the open limit order is
+ * Cancel and replace (v2 futures modify-order): the open limit order is
  * cancelled and a new order with the new price and size (and newClientOid) is placed, in one
  * command, so the journal never holds the cancel without the placement. As on the venue the
  * replacement can still be refused after the cancel (no margin, a band): the command then
  * succeeds with `{ failure }`, keeping the cancel, and the caller answers with the failure.
+ * The replacement carries the old order's TP/SL presets unless the command changes them.
  */
 import type { ReplaceOrder } from '../../domain/commands.ts';
 import { instrumentKey } from '../../domain/instrument.ts';
@@ -26,6 +27,9 @@ export function replaceOrder(trading: TradingContext, command: ReplaceOrder): Ou
   if (open.orderType !== 'limit') return fail('ORDER_NOT_MODIFIABLE');
   const instrument = state.instruments.get(instrumentKey(open.category, open.symbol));
   if (!instrument) return fail('SYMBOL_NOT_FOUND', open.symbol);
+  // Presets: kept from the old order unless the command changes them (null removes).
+  const takeProfit = command.takeProfit === undefined ? open.futures?.takeProfit : command.takeProfit;
+  const stopLoss = command.stopLoss === undefined ? open.futures?.stopLoss : command.stopLoss;
   const replacement = {
     symbol: open.symbol,
     side: open.side,
@@ -37,6 +41,8 @@ export function replaceOrder(trading: TradingContext, command: ReplaceOrder): Ou
     ...(open.futures ? { posSide: open.futures.holdSide } : {}),
     ...(open.futures?.reduceOnly ? { reduceOnly: true } : {}),
     ...(command.newClientOid ? { clientOid: command.newClientOid } : {}),
+    ...(takeProfit ? { takeProfit } : {}),
+    ...(stopLoss ? { stopLoss } : {}),
   };
   cancelOpenOrder(trading, open, 'modify_cancel');
   const placed = placeOne(

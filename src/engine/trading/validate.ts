@@ -1,5 +1,5 @@
 /**
- * Order validation against the instrument (spec §2 rules; venue-mechanics §1.8, §4.1):
+ * Order validation against the instrument (the venue's order rules):
  * status, price precision and step, quantity precision and step, min/max quantity, minimum
  * amount and the price band around the reference price. Returns the order in integer units,
  * or the failure with the parameters the venue's messages quote ([symbol, value, coin]).

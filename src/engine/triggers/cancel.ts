@@ -22,10 +22,16 @@ export function resolvePlans(plans: PlanState, uid: string, reference: PlanRefer
   return legs.length > 0 ? legs.sort((a, b) => a.sequence - b.sequence) : plan ? [plan] : [];
 }
 
-export function planMatcher(filter: { category: string; symbol?: string; planTypes: readonly PlanType[] }) {
+export function planMatcher(filter: {
+  category: string;
+  symbol?: string;
+  symbols?: readonly string[];
+  planTypes: readonly PlanType[];
+}) {
   return (plan: Plan) =>
     plan.category === filter.category &&
     (!filter.symbol || plan.symbol === filter.symbol) &&
+    (!filter.symbols || filter.symbols.includes(plan.symbol)) &&
     (filter.planTypes.length === 0 || filter.planTypes.includes(plan.planType));
 }
 

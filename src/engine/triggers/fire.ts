@@ -8,7 +8,8 @@
  * TP/SL plans place a close order of the position they protect: the whole position
  * (pos_profit, pos_loss) or their size, at most what is left; if that position has closed in
  * the meantime they are cancelled instead. The other legs of a v3 strategy group are cancelled
- * when one fires (one-cancels-the-other).
+ * when one fires (one-cancels-the-other). Spot plans place a spot order sized at the price that
+ * fired them (engine/triggers/spot.ts).
  */
 import type { OrderRequest, PlaceOrders } from '../../domain/commands.ts';
 import { formatMoney } from '../../domain/money.ts';
@@ -23,6 +24,7 @@ import { finish, type TradingContext } from '../trading/trading-context.ts';
 import { instrumentKey } from '../../domain/instrument.ts';
 import { endPlan } from './lifecycle.ts';
 import { positionKeyOf } from './plan-state.ts';
+import { spotOrderRequest } from './spot.ts';
 
 /** The order's source: trigger orders are `plan`; TP/SL orders name their plan type. */
 export function orderSourceOf(plan: Plan): Order['source'] {
@@ -48,6 +50,7 @@ function baseRequest(plan: Plan, lots: string): OrderRequest {
 /** null: a TP/SL plan whose position is gone (it is cancelled, not failed). */
 function orderRequestOf(trading: TradingContext, plan: Plan): Outcome<OrderRequest> | null {
   const { state } = trading.context;
+  if (plan.category === 'SPOT') return spotOrderRequest(trading, plan);
   const instrument = state.instruments.get(instrumentKey(plan.category, plan.symbol));
   if (!instrument) return fail('SYMBOL_NOT_FOUND', plan.symbol);
   if (positionModeOf(state, plan.uid, plan.category) !== plan.posMode)

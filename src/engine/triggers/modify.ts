@@ -16,6 +16,7 @@ import { reportPlan } from './lifecycle.ts';
 import { findLivePlan, indexPlan, unindexPlan } from './plan-state.ts';
 import type { PlanIds } from './place.ts';
 import { referencePriceFor } from './prices.ts';
+import { spotPlanChanges } from './spot.ts';
 import { directionOf, gridPrice, planLots, presetOf, presetsConsistent, trailingOf } from './validate.ts';
 
 type Changes = Pick<Plan, 'sizeLots' | 'executePrice' | 'triggerPrice' | 'triggerType' | 'direction'> &
@@ -124,11 +125,24 @@ function changesOf(
   return ok(changes);
 }
 
+/** Spot plans: every term checked as at placement, then applied at once (spot.ts). */
+function modifySpot(trading: TradingContext, plan: Plan, command: ModifyPlanOrder): Outcome<PlanIds> {
+  const changes = spotPlanChanges(trading, plan, command);
+  if (!changes.ok) return changes;
+  const plans = trading.context.state.plans;
+  unindexPlan(plans, plan);
+  Object.assign(plan, changes.value);
+  indexPlan(plans, plan);
+  reportPlan(trading.context, plan);
+  return ok({ orderId: plan.planId, clientOid: plan.clientOid });
+}
+
 export function modifyPlanOrder(trading: TradingContext, command: ModifyPlanOrder): Outcome<PlanIds> {
   const { context } = trading;
   const plans = context.state.plans;
   const plan = findLivePlan(plans, command.uid, command.reference);
   if (!plan || !planMatcher(command)(plan)) return fail(notFound(command.planTypes));
+  if (plan.category === 'SPOT') return modifySpot(trading, plan, command);
   const instrument = context.state.instruments.get(instrumentKey(plan.category, plan.symbol));
   if (!instrument) return fail('SYMBOL_NOT_FOUND', plan.symbol);
   const changes = changesOf(trading, plan, instrument, command);

@@ -12,6 +12,7 @@ import type { Context } from '../context.ts';
 import type { TradingContext } from '../trading/trading-context.ts';
 import { endPlan, reportPlan } from './lifecycle.ts';
 import { addLivePlan } from './plan-state.ts';
+import { validateSpotPlan } from './spot.ts';
 import { validatePlan, type NewPlan } from './validate.ts';
 
 export interface PlanIds {
@@ -59,7 +60,10 @@ export function placePlanOrders(trading: TradingContext, command: PlacePlanOrder
   const validated: NewPlan[] = [];
   const seen = new Set<string>();
   for (const request of command.items) {
-    const plan = validatePlan(trading, command.uid, command.category, request);
+    const plan =
+      command.category === 'SPOT'
+        ? validateSpotPlan(trading, command.uid, request)
+        : validatePlan(trading, command.uid, command.category, request);
     if (!plan.ok) return plan;
     const key = `${command.uid}|${request.clientOid ?? ''}`;
     if (request.clientOid && (plans.clientOids.has(key) || (seen.has(key) && !command.grouped)))

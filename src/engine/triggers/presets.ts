@@ -1,7 +1,9 @@
 /**
- * Presets of trigger orders: when the order a plan placed first fills, its take-profit and
- * stop-loss become whole-position plans (pos_profit, pos_loss) on the position the order
- * opened (replacing the position's earlier ones). normal_plan presets are prices; track_plan
+ * Presets of trigger orders, and of ordinary futures orders (order-presets.ts): when the order
+ * first fills, its take-profit and stop-loss become whole-position plans (pos_profit, pos_loss)
+ * on the position the order opened (replacing the position's earlier ones); a TP and an SL of
+ * one order form a group, so that when one fires the other is cancelled (as the legs of a v3
+ * strategy order, which is how v3 lists them). normal_plan presets are prices; track_plan
  * presets are percentages of the order's average fill price at that moment, rounded to the
  * price grid toward the fill price (so they fire no later than asked); one that would fall
  * to zero or below is dropped.
@@ -73,6 +75,9 @@ function attach(context: Context, instrument: Instrument, pending: PendingPreset
   );
   if (!position) return;
   const posMode = positionModeOf(state, pending.uid, pending.category);
+  // A TP and an SL from one order are one pair: when one fires the other is cancelled.
+  let groupId: string | undefined;
+  const paired = Boolean(pending.takeProfit && pending.stopLoss);
   for (const [preset, planType, kind] of [
     [pending.takeProfit, 'pos_profit', 'take_profit'],
     [pending.stopLoss, 'pos_loss', 'stop_loss'],
@@ -103,7 +108,9 @@ function attach(context: Context, instrument: Instrument, pending: PendingPreset
       stpMode: pending.stpMode,
       positionId: position.positionId,
     };
-    openPlan(context, createPlan(context, fields));
+    const plan = createPlan(context, fields);
+    if (paired) plan.groupId = groupId ??= plan.planId;
+    openPlan(context, plan);
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Validation of a new plan (spec §3 and docs/triggers.md): instrument and account, prices on
+ * Validation of a new plan (docs/triggers.md): instrument and account, prices on
  * the instrument's grid, sizes within its limits, the order it would place resolved by
  * position mode (hedge: side + posSide; one-way: side, reduceOnly closes), trailing callback
  * ratios (0 < r ≤ 10 %), TP/SL against the position they protect and the current price, and

@@ -11,6 +11,12 @@ export function priceText(instrument: Instrument, price: bigint): string {
   return formatScaled(divide(price, 10n ** BigInt(MONEY_SCALE - places), 'down'), places);
 }
 
+/** A plan's size as sent: base quantity, or a spot `total` plan's quote amount. */
+export function spotSizeText(instrument: Instrument, plan: Pick<Plan, 'sizeLots' | 'spot'>): string {
+  if (plan.spot?.sizeUnit !== 'total') return lotsToQuantity(instrument, plan.sizeLots);
+  return formatScaled(plan.spot.quoteAmount, MONEY_SCALE);
+}
+
 export function planView(instrument: Instrument, plan: Plan): PlanView {
   return {
     planId: plan.planId,
@@ -23,7 +29,7 @@ export function planView(instrument: Instrument, plan: Plan): PlanView {
     triggerPrice: priceText(instrument, plan.triggerPrice),
     orderType: plan.orderType,
     executePrice: plan.executePrice > 0n ? priceText(instrument, plan.executePrice) : '',
-    size: lotsToQuantity(instrument, plan.sizeLots),
+    size: spotSizeText(instrument, plan),
     side: plan.side,
     holdSide: plan.holdSide,
     tradeSide: plan.tradeSide,
@@ -37,6 +43,7 @@ export function planView(instrument: Instrument, plan: Plan): PlanView {
     ...(plan.takeProfit ? { takeProfit: { ...plan.takeProfit } } : {}),
     ...(plan.stopLoss ? { stopLoss: { ...plan.stopLoss } } : {}),
     ...(plan.groupId ? { groupId: plan.groupId } : {}),
+    ...(plan.spot ? { spot: { sizeUnit: plan.spot.sizeUnit, timeInForce: plan.spot.timeInForce } } : {}),
     status: plan.status,
     ...(plan.replaced ? { replaced: true } : {}),
     executeOrderId: plan.executeOrderId,

@@ -22,7 +22,7 @@ import { lastJournalRecord, rowsOfEntries, type JournalMark } from '../journal-r
 import { readJournalInThread } from '../journal-reader-thread.ts';
 import { pendingMigrations } from '../migrations.ts';
 import type { Sql } from '../queries.ts';
-import { ddl } from '../schema.ts';
+import { ddl, storedTableNames } from '../schema.ts';
 import { sqlReads, type Row } from '../sql-reads.ts';
 import { batchStatement, numbered } from './batch-write.ts';
 import { settingsAdvice } from './settings-advice.ts';
@@ -271,6 +271,28 @@ export async function openPostgresStore(
         pendingWrites -= 1;
         forget(values);
       }
+    },
+    // One transaction on the snapshot connection: TRUNCATE every table, then the entries as
+    // one append. The next pipelined append checks the last of them (`lastSent`).
+    async replaceAll(entries) {
+      const rows = rowsOfEntries(entries);
+      const statement = batchStatement(rows);
+      const client = await writer.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query(`TRUNCATE ${storedTableNames().join(', ')}`);
+        if (statement) await client.query(statement);
+        await client.query('COMMIT');
+        client.release();
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        client.release(true);
+        throw error;
+      } finally {
+        forget(statement?.values);
+      }
+      refusing = null;
+      lastSent = lastJournalRecord(rows);
     },
     // Reads (bills, orders, fills, …) are shared with SQLite: add new ones in sql-reads.ts.
     ...sqlReads(all),

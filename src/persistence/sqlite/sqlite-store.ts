@@ -131,6 +131,9 @@ export function openSqliteStore(file: string, options: { writer?: WriterMode } =
     async saveSnapshot(snapshot) {
       await writer.saveSnapshot(snapshot);
     },
+    async replaceAll(entries) {
+      await writer.replaceAll(rowsOfEntries(entries));
+    },
     async pragma(text) {
       return writer.pragma(text);
     },

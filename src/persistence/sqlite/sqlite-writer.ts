@@ -19,7 +19,7 @@ import type { Snapshot } from '../../ports/store.ts';
 import { RingQueue } from '../../runtime/ring-queue.ts';
 import { folded } from '../fold-rows.ts';
 import type { RowBatch, RowWrite, Target, Value } from '../projection.ts';
-import { mergeAssignments, tableOf } from '../schema.ts';
+import { mergeAssignments, storedTableNames, tableOf } from '../schema.ts';
 import { oneRowText, StatementSet, type InsertTemplate, type StatementSpec } from './statement-set.mjs';
 
 type WriterResponse =
@@ -109,13 +109,27 @@ export class SqliteWriter {
    * the promise then resolving to how many appends that transaction held.
    */
   write(batch: RowBatch, chained = false): Promise<unknown> {
+    const groups = this.groupsOf(batch);
+    return this.request(chained ? { op: 'write', groups, chained } : { op: 'write', groups });
+  }
+
+  /**
+   * Empties every table and writes `batch`, in one transaction (the operator's reset): the
+   * store then holds the batch alone, or, if anything fails, what it held before.
+   */
+  replaceAll(batch: RowBatch): Promise<unknown> {
+    const wipe = storedTableNames().map((name): Group => [this.statementFor(`DELETE FROM ${name}`), [[]]]);
+    return this.request({ op: 'write', groups: [...wipe, ...this.groupsOf(batch)] });
+  }
+
+  private groupsOf(batch: RowBatch): Group[] {
     const groups: Group[] = new Array<Group>(batch.targets.length);
     for (let at = 0; at < groups.length; at += 1) {
       const target = batch.targets[at] as Target;
       // Upserts folded per key first: the same end state with fewer rows to write.
       groups[at] = [this.statementOf(target), folded(target, batch.rowsOf(target))];
     }
-    return this.request(chained ? { op: 'write', groups, chained } : { op: 'write', groups });
+    return groups;
   }
 
   /** True when writes run in the writer thread (several may then be queued at once). */

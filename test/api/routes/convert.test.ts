@@ -229,3 +229,38 @@ test('convert trade when the price comes back as a floating-point number is at t
   );
   assert.deepEqual([done.cnvtPrice, done.toCoinSize], [quote.cnvtPrice, quote.toCoinSize]);
 });
+
+test('convert when the operator resets the venue forgets the open quotes and makes a new house', async (t) => {
+  const h = await harness(t);
+  const trader = await mainAccount(h, { funds: [['spot', 'USDT', '100']] });
+  const quote = data<Quote>(
+    await trader.client.get('/api/v2/convert/quoted-price', {
+      query: { fromCoin: 'USDT', toCoin: 'ETH', fromCoinSize: '30' },
+    }),
+  );
+  data(await trader.client.post('/api/v2/convert/trade', { body: tradeBody(quote) }));
+  const stale = data<Quote>(
+    await trader.client.get('/api/v2/convert/quoted-price', {
+      query: { fromCoin: 'USDT', toCoin: 'ETH', fromCoinSize: '30' },
+    }),
+  );
+  await admin(h.operator, 'POST', '/admin/v1/reset');
+  // The same uid is handed out again after the reset: the old quote must not serve it.
+  const again = await mainAccount(h, { funds: [['spot', 'USDT', '100']] });
+  assert.equal(again.uid, trader.uid);
+  assert.deepEqual(refusal(await again.client.post('/api/v2/convert/trade', { body: tradeBody(stale) })), [
+    '40034',
+    'Parameter traceId does not exist',
+  ]);
+  const fresh = data<Quote>(
+    await again.client.get('/api/v2/convert/quoted-price', {
+      query: { fromCoin: 'USDT', toCoin: 'ETH', fromCoinSize: '30' },
+    }),
+  );
+  data(await again.client.post('/api/v2/convert/trade', { body: tradeBody(fresh) }));
+  const state = h.server.services.sequencer.exchange.state;
+  const houses = [...state.accounts.values()].filter((account) => account.label === 'convert-house');
+  assert.equal(houses.length, 1);
+  assert.notEqual(houses[0]?.uid, again.uid);
+  assert.equal(state.balances.get(`${houses[0]?.uid}|spot|USDT`)?.available, 3_000_000_000n);
+});

@@ -162,6 +162,24 @@ test('spot wallet transfer when the request is wrong answers the venue codes and
   );
 });
 
+test('spot wallet transfer when an account type is a prototype name answers 40020 and moves nothing', async (t) => {
+  const h = await harness(t, { BOURSE_FEED: '*=sim', BOURSE_LIQUIDITY: 'on' });
+  const trader = await mainAccount(h, { funds: [['spot', 'USDT', '100']] });
+  const base = { fromType: 'spot', toType: 'usdt_futures', amount: '1', coin: 'USDT' };
+  for (const name of ['__proto__', 'constructor', 'toString', 'valueOf', 'prototype', '__PROTO__']) {
+    for (const field of ['fromType', 'toType'] as const) {
+      const response = await trader.client.post(TRANSFER, { body: { ...base, [field]: name } });
+      assert.deepEqual(refusal(response), ['40020', `Parameter ${field} error`], `${field}=${name}`);
+      assert.equal(response.status, 400);
+    }
+    const v3 = await trader.client.post('/api/v3/account/transfer', {
+      body: { fromType: name, toType: 'spot', amount: '1', coin: 'USDT' },
+    });
+    assert.deepEqual(refusal(v3), ['40020', 'Parameter fromType error'], `v3 fromType=${name}`);
+  }
+  assert.deepEqual(await availableOf(h.operator, trader.uid), { 'spot:USDT': '100' });
+});
+
 test('spot wallet transfer when the margin wallet has debt refuses what would reach the warning ratio', async (t) => {
   const h = await harness(t);
   const seller = await mainAccount(h, { funds: [['crossed_margin', 'BTC', '1']] });

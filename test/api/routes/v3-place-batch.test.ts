@@ -20,8 +20,8 @@ const spotBuy = (clientOid: string, price: string) => ({
 });
 
 /** A new account with 10,000 USDT in spot, and a client signing with its key. */
-async function fundedTrader(t: TestContext): Promise<SigningClient> {
-  const server = await serverFor(t);
+async function fundedTrader(t: TestContext, env: Record<string, string> = {}): Promise<SigningClient> {
+  const server = await serverFor(t, { env });
   const operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
   const { uid } = await operator.createAccount();
   await operator.deposit(uid, { coin: 'USDT', amount: '10000', wallet: 'spot' });
@@ -58,6 +58,53 @@ test('v3 place-batch naming two categories is refused whole', async (t) => {
     body: [spotBuy('a', '50000'), { ...spotBuy('b', '50000'), category: 'USDT-FUTURES' }],
   });
   assert.deepEqual([response.body?.code, response.body?.msg], ['40020', 'Parameter category error']);
+  const open = data<{ list: unknown[] }>(
+    await client.get('/api/v3/trade/unfilled-orders', { query: { category: 'SPOT' } }),
+  );
+  assert.equal(open.list.length, 0, 'nothing of a refused batch is placed');
+});
+
+test('v3 place-batch when an item is not an object or its clientOid is not a string answers that item in its place', async (t) => {
+  // At the server's defaults: the price feed and the liquidity provider run meanwhile.
+  const client = await fundedTrader(t, { BOURSE_FEED: '*=sim', BOURSE_LIQUIDITY: 'on' });
+
+  const answers = data<{ orderId: string | null; clientOid: string; code?: string }[]>(
+    await client.post('/api/v3/trade/place-batch', {
+      body: [
+        spotBuy('first', '50000'),
+        42,
+        null,
+        ['SPOT'],
+        { ...spotBuy('x', '50000'), clientOid: { nested: true } },
+        { ...spotBuy('y', '50000'), clientOid: ['a'] },
+        spotBuy('last', '50001'),
+      ],
+    }),
+  );
+  assert.deepEqual(
+    answers.map((answer) => [answer.clientOid, answer.orderId === null, answer.code ?? 'placed']),
+    [
+      ['first', false, 'placed'],
+      ['', true, '40017'],
+      ['', true, '40017'],
+      ['', true, '40017'],
+      ['', true, '40020'],
+      ['', true, '40020'],
+      ['last', false, 'placed'],
+    ],
+  );
+  const open = data<{ list: { clientOid: string }[] }>(
+    await client.get('/api/v3/trade/unfilled-orders', { query: { category: 'SPOT' } }),
+  );
+  assert.deepEqual(open.list.map((order) => order.clientOid).sort(), ['first', 'last']);
+});
+
+test('v3 place-batch when it has more than 20 items is refused whole with 40306', async (t) => {
+  const client = await fundedTrader(t);
+
+  const items = Array.from({ length: 21 }, (_, index) => spotBuy(`big-${index}`, '50000'));
+  const response = await client.post('/api/v3/trade/place-batch', { body: items });
+  assert.equal(response.body?.code, '40306', response.text);
   const open = data<{ list: unknown[] }>(
     await client.get('/api/v3/trade/unfilled-orders', { query: { category: 'SPOT' } }),
   );

@@ -1,7 +1,7 @@
 /**
  * Private pushes built from one batch's events: plan orders on v2 orders-algo (the venue's
- * short plan types, hedge-mode side) and v3 strategy-order, filtered by category and symbol;
- * orders pushed before their fills.
+ * short plan types, hedge-mode side; spot plans with their size unit) and v3 strategy-order, filtered by category and symbol;
+ * orders pushed before their fills; a v3 channel carries only the categories the key reads.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -12,6 +12,7 @@ import type { Subscription } from '../../../src/api/ws/connection.ts';
 import { privatePushes } from '../../../src/api/ws/private-push.ts';
 import type { EngineEvent } from '../../../src/domain/events.ts';
 import type { Services } from '../../../src/api/services.ts';
+import { DEFAULT_PERMISSIONS } from '../../../src/domain/account.ts';
 import { EngineHarness } from '../../support/engine-builders.ts';
 
 const plan: PlanChange = {
@@ -75,7 +76,8 @@ function subscription(
 ): Subscription {
   const channel = parseChannel(harness.state, dialect, arg) as Channel;
   assert.ok(!('code' in channel));
-  return { channel, connection: { uid: plan.uid } as never, queue: null, lastRows: new Map(), lastText: '' };
+  const connection = { uid: plan.uid, key: { permissions: [...DEFAULT_PERMISSIONS] } } as never;
+  return { channel, connection, queue: null, lastRows: new Map(), lastText: '' };
 }
 
 test('plan pushes when a PlanUpdated event is durable reach orders-algo and strategy-order', () => {
@@ -109,6 +111,54 @@ test('plan pushes when a PlanUpdated event is durable reach orders-algo and stra
   assert.deepEqual(v3.arg, { instType: 'UTA', topic: 'strategy-order' });
   assert.equal(v3.data[0]?.executeOrderId, plan.executeOrderId);
   assert.equal(v3.data[0]?.planType, 'normal_plan');
+});
+
+test('plan pushes when a spot plan changes reach the SPOT orders-algo channel with its size unit', () => {
+  const harness = new EngineHarness();
+  const services = { sequencer: { exchange: harness.exchange } } as unknown as Services;
+  const batch = new Batch(harness.state, new BookMirror());
+  const spotPlan: PlanChange = {
+    ...plan,
+    category: 'SPOT',
+    side: 'buy',
+    orderType: 'limit',
+    executePrice: '61100',
+    size: '600',
+    status: 'live',
+    spot: { sizeUnit: 'total' },
+  };
+  batch.collect({ type: 'PlanUpdated', plan: spotPlan } as unknown as EngineEvent);
+  const spot = subscription(harness, 'v2', { instType: 'SPOT', channel: 'orders-algo', instId: 'BTCUSDT' });
+  const futures = subscription(harness, 'v2', {
+    instType: 'USDT-FUTURES',
+    channel: 'orders-algo',
+    instId: 'default',
+  });
+  const pushes = privatePushes(services, batch, plan.uid, [spot, futures], 5_000);
+  assert.equal(pushes.length, 1);
+  const push = JSON.parse(pushes[0]?.[1] as string) as { arg: unknown; data: Record<string, string>[] };
+  assert.deepEqual(push.arg, { instType: 'SPOT', channel: 'orders-algo', instId: 'BTCUSDT' });
+  assert.deepEqual(push.data, [
+    {
+      instId: 'BTCUSDT',
+      orderId: plan.planId,
+      clientOid: 'plan-1',
+      triggerPrice: '61000',
+      triggerType: 'mark_price',
+      planType: 'total',
+      price: '61100',
+      executePrice: '61100',
+      size: '600',
+      actualSize: '0',
+      orderType: 'limit',
+      side: 'buy',
+      status: 'live',
+      enterPointSource: 'API',
+      stpMode: 'none',
+      cTime: '1000',
+      uTime: '2000',
+    },
+  ]);
 });
 
 test('private pushes when a batch has orders and fills send the orders first', () => {
@@ -152,4 +202,26 @@ test('a batch when only one account is watched gathers that account alone and st
   const instrument = harness.state.instruments.get('SPOT:BTCUSDT');
   assert.ok(instrument);
   assert.deepEqual(book.top(instrument, 1).asks, [['61000', '0.01']]);
+});
+
+test('v3 order pushes when the key reads only spot leave the futures orders out', () => {
+  const harness = new EngineHarness();
+  const trader = harness.account({ USDT: '100000' }, 'unified', 'unified');
+  const services = { sequencer: { exchange: harness.exchange } } as unknown as Services;
+  const batch = new Batch(harness.state, new BookMirror());
+  for (const category of ['SPOT', 'USDT-FUTURES'] as const) {
+    const placed = harness.run({ ...spotLimit(harness, trader, 'buy', '50000', '0.01'), category });
+    for (const event of placed.events) batch.collect(event);
+  }
+  const categoriesPushed = (permissions: string[]) => {
+    const sub = subscription(harness, 'v3', { instType: 'UTA', topic: 'order' });
+    sub.connection = { uid: trader, key: { permissions } } as never;
+    return privatePushes(services, batch, trader, [sub], 1).flatMap(([, text]) =>
+      (JSON.parse(text) as { data: { category: string }[] }).data.map((row) => row.category),
+    );
+  };
+  assert.deepEqual(categoriesPushed(['stow', 'stor']), ['SPOT']);
+  assert.deepEqual(categoriesPushed(['coor']), ['USDT-FUTURES']);
+  assert.deepEqual(categoriesPushed([...DEFAULT_PERMISSIONS]).sort(), ['SPOT', 'USDT-FUTURES']);
+  assert.deepEqual(categoriesPushed(['wtor']), []);
 });

@@ -66,6 +66,15 @@ for (const { name, create } of bookImplementations) {
     assert.equal(book.orderCount, 0);
   });
 
+  test(`${name}: match when a market buy budget is spent exactly by the whole book sets no reason`, () => {
+    const book = bookWith(create, [{ orderId: 'ask', side: 'sell', priceTicks: 100, remainingLots: 2 }]);
+    const result = match(book, marketTaker({ orderId: 't', quoteBudget: quoteOf(100, 2) }));
+    assert.equal(result.takerFilledLots, 2);
+    assert.equal(result.takerQuoteSpent, quoteOf(100, 2));
+    assert.equal(result.takerCancelledReason, undefined);
+    assert.equal(book.orderCount, 0);
+  });
+
   test(`${name}: match when a market buy has both lots and budget stops at whichever binds first`, () => {
     const book = bookWith(create, asks);
     const result = match(book, marketTaker({ orderId: 't', lots: 3, quoteBudget: 10n ** 12n }));
