@@ -23,7 +23,9 @@
  * BOURSE_SQLITE_WRITER set; sqlite is the default, the writer thread), BENCH_POSTGRES_URL (admin URL,
  * postgres://postgres@127.0.0.1:5432/postgres; a database is made and dropped),
  * BENCH_POSTGRES_SETTINGS (wal_init_zero=off: given to that database, as docs/configuration.md
- * recommends; empty for the server's own settings).
+ * recommends; empty for the server's own settings), BENCH_CONSOLE (on: the first store is also
+ * measured with the console open on the traded market in headless chromium, alternating with
+ * it closed in the same run; bench/support/console-viewer.ts).
  */
 import { cpus, loadavg } from 'node:os';
 import { startBareServer } from './support/bare-server.ts';
@@ -32,11 +34,13 @@ import {
   median,
   postgresSettingsLine,
   startBourseChild,
+  TOKEN,
   type BourseChild,
 } from './support/bourse-child.ts';
 import type { OrderLoadInput, OrderLoadResult } from './support/order-load-process.ts';
 import { orderBatch, ORDERS_PER_REQUEST, type Workload } from './support/order-batch.ts';
 import { runOrderLoad as load } from './support/order-load.ts';
+import { openConsoleViewer, type ConsoleViewer } from './support/console-viewer.ts';
 
 const PATH = '/api/v3/trade/place-batch';
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -55,6 +59,8 @@ interface Target {
   name: string;
   port: number;
   store: string | null;
+  /** Measured with the console open on the traded market. */
+  console?: boolean;
 }
 
 interface Row {
@@ -65,6 +71,8 @@ interface Row {
   pacedGoal?: OrderLoadResult[];
   pacedHalf?: OrderLoadResult[];
 }
+
+const WITH_CONSOLE = process.env.BENCH_CONSOLE === 'on';
 
 const WORKLOADS = (process.env.BENCH_WORKLOADS ?? 'entry,crossing').split(',').filter(Boolean) as Workload[];
 
@@ -86,6 +94,18 @@ async function main(): Promise<void> {
     const bare = await startBareServer({ ...first.trader, uid: '1' });
     cleanups.push(() => bare.close());
     targets.unshift({ name: 'bare node:http + HMAC', port: bare.port, store: null });
+    let viewer: ConsoleViewer | null = null;
+    const firstTarget = targets[1];
+    if (WITH_CONSOLE && firstTarget) {
+      viewer = await openConsoleViewer(first.url, TOKEN);
+      const opened = viewer;
+      cleanups.push(() => opened.close());
+      targets.push({ ...firstTarget, name: `${firstTarget.name}, console open`, console: true });
+    }
+    const measure = async (input: OrderLoadInput, target: Target) => {
+      await (target.console ? viewer?.show() : viewer?.hide());
+      return load(input);
+    };
 
     const inputFor = (
       target: Target,
@@ -111,10 +131,10 @@ async function main(): Promise<void> {
     for (const workload of WORKLOADS) {
       const body = orderBatch(workload);
       const byTarget = new Map<Target, OrderLoadResult[]>(targets.map((target) => [target, []]));
-      for (const target of targets) await load(inputFor(target, body, WARMUP_MS));
+      for (const target of targets) await measure(inputFor(target, body, WARMUP_MS), target);
       for (let run = 0; run < RUNS; run += 1) {
         for (const target of run % 2 === 0 ? targets : [...targets].reverse()) {
-          const result = await load(inputFor(target, body, DURATION_MS));
+          const result = await measure(inputFor(target, body, DURATION_MS), target);
           if (result.errors > 0 || result.non200 > 0 || result.refusedItems > 0) {
             throw new Error(
               `${target.name}: ${result.errors} errors, ${result.non200} non-200, ` +
@@ -141,15 +161,15 @@ async function main(): Promise<void> {
             (result, run) => result.requestsPerSecond / (bareRuns[run]?.requestsPerSecond ?? 1),
           ),
         };
-        if (target.store && workload === 'entry') {
+        if (target.store && !target.console && workload === 'entry') {
           // Paced: at half the goal, and at half of what this server sustained.
           const goal = (GOAL_ORDERS_PER_SECOND[target.store] ?? 50_000) / 2 / ORDERS_PER_REQUEST;
           const half = median(runs.map((result) => result.requestsPerSecond)) / 2;
           row.pacedGoal = [];
           row.pacedHalf = [];
           for (let run = 0; run < Math.max(1, Math.ceil(RUNS / 2)); run += 1) {
-            row.pacedGoal.push(await load(inputFor(target, body, DURATION_MS, goal)));
-            row.pacedHalf.push(await load(inputFor(target, body, DURATION_MS, half)));
+            row.pacedGoal.push(await measure(inputFor(target, body, DURATION_MS, goal), target));
+            row.pacedHalf.push(await measure(inputFor(target, body, DURATION_MS, half), target));
           }
         }
         rows.push(row);
@@ -188,6 +208,19 @@ function report(rows: Row[]): void {
         `${median(row.runs.map((result) => result.p99Ms)).toFixed(1)} | ` +
         `${row.target.store ? median(row.ratios).toFixed(3) : '1'} | ${goal ? goal.toLocaleString('en-US') : '–'} | ` +
         `${paced(row.pacedGoal)} | ${paced(row.pacedHalf)} |`,
+    );
+  }
+  for (const open of rows.filter((row) => row.target.console)) {
+    const closed = rows.find(
+      (row) => row.workload === open.workload && row.target.port === open.target.port && !row.target.console,
+    );
+    const ratios = open.runs.map(
+      (result, run) => result.requestsPerSecond / (closed?.runs[run]?.requestsPerSecond ?? Number.NaN),
+    );
+    lines.push(
+      '',
+      `${open.workload}: console open / closed, same server, same run: ${median(ratios).toFixed(3)} ` +
+        `(per run ${ratios.map((ratio) => ratio.toFixed(3)).join(', ')})`,
     );
   }
   lines.push(

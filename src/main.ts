@@ -12,6 +12,7 @@
  *
  * Secrets are printed only by the start that made them; later starts name credentials.json.
  */
+import { buildConsole } from './api/console-assets.ts';
 import { loadConfig, type Config } from './config.ts';
 import { startServer, type RunningServer } from './server.ts';
 
@@ -72,6 +73,7 @@ function banner(config: Config, server: RunningServer): string {
     `  data directory   ${config.dataDir}`,
     storeLine(server),
     `  clock            ${config.clock}`,
+    `  console          ${server.url}/console (sign in with the operator token)`,
     ...credentialLines(server),
     '',
   ].join('\n');
@@ -114,6 +116,12 @@ async function main(): Promise<void> {
     process.exit(0);
   }
   write(banner(config, server));
+  // Built now rather than on the first visit, so the console's first page comes at once.
+  buildConsole().catch((error: unknown) =>
+    process.stderr.write(
+      `bourse: the console could not be built: ${error instanceof Error ? error.message : String(error)}\n`,
+    ),
+  );
   if (received) await stop(server, received);
 }
 

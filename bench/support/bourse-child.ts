@@ -17,7 +17,7 @@ import pg from 'pg';
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BENCH_ADMIN_URL =
   process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const TOKEN = 'bench-operator-token-0123456789abcdef';
+export const TOKEN = 'bench-operator-token-0123456789abcdef';
 
 export interface Trader {
   uid: string;

@@ -14,6 +14,7 @@ import { activityRoutes } from './activity-routes.ts';
 import { brokerageAdminRoutes } from './brokerage-routes.ts';
 import { walletAdminRoutes } from './wallet-routes.ts';
 import { keyRoutes } from './key-routes.ts';
+import { ledgerRoutes } from './ledger-routes.ts';
 import { parseInstrumentFields } from './instrument-input.ts';
 
 export function adminRoutes(services: Services): Route[] {
@@ -99,5 +100,6 @@ export function adminRoutes(services: Services): Route[] {
     ...activityRoutes(services),
     ...brokerageAdminRoutes(services),
     ...walletAdminRoutes(services),
+    ...ledgerRoutes(services),
   ];
 }

@@ -9,6 +9,7 @@ import { MAX_BODY_BYTES, type App } from '../api/app.ts';
 import { answerClientError, watchPendingAnswers } from '../api/client-error.ts';
 import { installFastPath, type FastPath } from '../api/http1/fast-path.ts';
 import { capConnections, nodeServerOptions, type HttpLimits } from '../api/http1/timeouts.ts';
+import { isConsolePath, serveConsole } from '../api/console-assets.ts';
 import { HttpGate } from '../runtime/http-gate.ts';
 import { listen } from './listen.ts';
 
@@ -25,17 +26,26 @@ export interface BoundHttp {
   close(): Promise<void>;
 }
 
+function consoleBuildFailed(error: unknown): void {
+  process.stderr.write(
+    `bourse: the console could not be built: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+}
+
 export async function bindHttp(
   settings: { host: string; port: number; httpFastPath: boolean; http: HttpLimits },
   wallNow: () => number,
 ): Promise<BoundHttp> {
   const gate = new HttpGate(wallNow);
   // Head and request timeouts for node:http and the fast path alike, and the connection cap.
+  // The console's files (/console) are answered before the gate: they need no store.
   const server = createServer(nodeServerOptions(settings.http), (request, response) =>
-    gate.handle(request, response),
+    serveConsole(request, response, () => gate.handle(request, response), consoleBuildFailed),
   );
   capConnections(server, settings.http);
-  const fastPath = settings.httpFastPath ? installFastPath(server, gate, MAX_BODY_BYTES) : null;
+  const fastPath = settings.httpFastPath
+    ? installFastPath(server, gate, MAX_BODY_BYTES, isConsolePath)
+    : null;
   watchPendingAnswers(server);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
     answerClientError(error, socket, wallNow),

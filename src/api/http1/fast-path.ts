@@ -57,7 +57,16 @@ function httpDate(nowMs: number): string {
   return dateText;
 }
 
-export function installFastPath(server: Server, app: App, maxBodyBytes: number): FastPath {
+/**
+ * `leaveToNode`: request targets always left to node:http (e.g. the console's files, which are not
+ * JSON answers); their connection goes to node:http from that request on.
+ */
+export function installFastPath(
+  server: Server,
+  app: App,
+  maxBodyBytes: number,
+  leaveToNode: (url: string) => boolean = () => false,
+): FastPath {
   const listeners = server.listeners('connection') as ConnectionListener[];
   const nodeListener = listeners[0];
   if (listeners.length !== 1 || nodeListener === undefined) {
@@ -67,7 +76,9 @@ export function installFastPath(server: Server, app: App, maxBodyBytes: number):
   const held = new Set<FastConnection>();
   const handOff = (socket: Socket) => nodeListener.call(server, socket);
   server.on('connection', (socket: Socket) => {
-    held.add(new FastConnection(socket, app, maxBodyBytes, server.keepAliveTimeout, handOff, held));
+    held.add(
+      new FastConnection(socket, app, maxBodyBytes, server.keepAliveTimeout, handOff, held, leaveToNode),
+    );
   });
   // One sweep for every connection, as node:http checks its own (connectionsCheckingInterval).
   const sweep = setInterval(
@@ -148,6 +159,7 @@ class FastConnection {
     keepAliveTimeoutMs: number,
     private readonly toNode: (socket: Socket) => void,
     private readonly held: Set<FastConnection>,
+    private readonly leaveToNode: (url: string) => boolean,
   ) {
     this.remoteAddress = socket.remoteAddress ?? '';
     this.keepAliveHeader =
@@ -183,7 +195,7 @@ class FastConnection {
         break;
       }
       const head = parsePlainHead(data.toString('latin1', offset, headEnd), this.maxBodyBytes);
-      if (head === null) return this.handOff(data.subarray(offset));
+      if (head === null || this.leaveToNode(head.url)) return this.handOff(data.subarray(offset));
       const bodyStart = headEnd + HEAD_END.length;
       const end = bodyStart + head.contentLength;
       if (end > data.length) {
