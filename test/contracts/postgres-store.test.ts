@@ -14,6 +14,7 @@ import { brokerageContract } from './brokerage.contract.ts';
 import { replaceAllContract } from './replace-all.contract.ts';
 import { dumpTables, storeContract, type ContractTest, type StoreHarness } from './store.contract.ts';
 import { tradingWorkload } from './store-workload.ts';
+import { walletContract } from './wallet.contract.ts';
 
 const harness: StoreHarness = {
   kind: 'postgres',
@@ -92,5 +93,6 @@ await postgresTests('store contract tests', [
   ...storeContract(harness),
   sameRows,
   ...brokerageContract(harness),
+  ...walletContract(harness),
   ...replaceAllContract(harness),
 ]);

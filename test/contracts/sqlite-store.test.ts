@@ -8,6 +8,7 @@ import { makeTempDir, removeDir } from '../support/server.ts';
 import { brokerageContract } from './brokerage.contract.ts';
 import { replaceAllContract } from './replace-all.contract.ts';
 import { storeContract, type StoreHarness } from './store.contract.ts';
+import { walletContract } from './wallet.contract.ts';
 
 const harness = (writer: WriterMode): StoreHarness => ({
   kind: writer === 'thread' ? 'sqlite' : 'sqlite, inline writer',
@@ -34,6 +35,7 @@ for (const writer of ['thread', 'inline'] as const) {
   const tests = [
     ...storeContract(harness(writer)),
     ...brokerageContract(harness(writer)),
+    ...walletContract(harness(writer)),
     ...replaceAllContract(harness(writer)),
   ];
   for (const { name, options, body } of tests) test(name, options ?? {}, body);
