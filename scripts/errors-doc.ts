@@ -68,6 +68,7 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   IP_BINDING_REQUIRED:
     'A sub-account management endpoint was called with a main-account key that is not bound to an IP.',
   FUNDING_NOT_PENDING: 'Operator: the deposit or withdrawal record is unknown or no longer pending.',
+  QUOTE_EXPIRED: 'A convert trade came after its quote expired (quotes live 8 seconds).',
   SYMBOL_NOT_OPEN: 'The instrument is `listed` (not yet open).',
   SYMBOL_OFFLINE: 'The instrument is `offline` or `limit_open`, or past its offTime / limitOpenTime.',
   SYMBOL_RESTRICTED: 'The instrument is `restricted` (no API trading).',

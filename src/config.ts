@@ -13,6 +13,7 @@ import { parseWsConfig, type WsConfig } from './api/ws/config.ts';
 import type { PositionMode } from './domain/position.ts';
 import { parseDemoCredentials, type DemoCredentials } from './demo-credentials.ts';
 import { parseMetricsSettings, type MetricsSettings } from './api/health-routes.ts';
+import { parseConvertSettings, type ConvertSettings } from './api/routes/convert-settings.ts';
 
 export interface Config {
   host: string;
@@ -49,6 +50,8 @@ export interface Config {
   authFailures: AuthFailureLimits;
   /** GET /metrics (BOURSE_METRICS, BOURSE_METRICS_TOKEN; docs/operations.md). */
   metrics: MetricsSettings;
+  /** Convert quotes: the house's spread (BOURSE_CONVERT_SPREAD; docs/wallet.md). */
+  convert: ConvertSettings;
 }
 
 function flag(value: string | undefined, fallback: boolean, name: string): boolean {
@@ -138,5 +141,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowMs: DEFAULT_AUTH_FAILURE_LIMITS.windowMs,
     },
     metrics: parseMetricsSettings(env),
+    convert: parseConvertSettings(env),
   };
 }

@@ -198,6 +198,7 @@ function keyedServices(
     wallNow: () => Date.now(),
     newAccountPositionMode: config.positionMode,
     gate: new RequestGate(),
+    convert: config.convert,
   };
 }
 

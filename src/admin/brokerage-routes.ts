@@ -1,6 +1,6 @@
 /**
  * Operator routes of the broker features (docs/operator.md, "Brokers, agents and KYC"):
- * settling pending deposits and withdrawals, registering agents with their rebate rates,
+ * settling (or rejecting) pending deposits and withdrawals, registering agents with their rebate rates,
  * recording the customers they referred, and setting KYC results.
  */
 import { formatMoney, MONEY_SCALE } from '../domain/money.ts';
@@ -52,12 +52,13 @@ export function brokerageAdminRoutes(services: Services): Route[] {
 
   return [
     route('POST', '/admin/v1/funding/:recordId/settle', async (request, params) => {
-      const status = requiredEnum(asObject(request.body), 'status', ['success', 'fail'] as const);
+      // `reject` is the operator's word for failing a withdrawal request: the record says `fail`.
+      const given = requiredEnum(asObject(request.body), 'status', ['success', 'fail', 'reject'] as const);
       return submit<SettledFunding>({
         type: 'SettleFunding',
         timeMs: now(),
         recordId: params.recordId ?? '',
-        status,
+        status: given === 'reject' ? 'fail' : given,
       });
     }),
     route('POST', '/admin/v1/agents', async (request) => {

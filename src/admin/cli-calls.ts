@@ -89,10 +89,26 @@ function agentCall(action: string, rest: string[], options: Options): Call {
   throw new UsageError(`unknown agents action ${action}`);
 }
 
+/** Deposit addresses: who one belongs to, and crediting it. */
+function addressCall(action: string, rest: string[], options: Options): Call {
+  const crediting = action === 'deposit';
+  const [address = '', amount] = need(rest, crediting ? 2 : 1, crediting ? 'ADDRESS AMOUNT' : 'ADDRESS');
+  const path = `/admin/v1/deposit-addresses/${segment(address)}`;
+  if (action === 'get') return { method: 'GET', path };
+  if (!crediting) throw new UsageError(`unknown address action ${action}`);
+  const body = defined({
+    amount,
+    status: text(options, 'status'),
+    fromAddress: text(options, 'from-address'),
+    txId: text(options, 'tx-id'),
+  });
+  return { method: 'POST', path: `${path}/deposits`, body };
+}
+
 /** Commands of one verb and one action with fixed positionals: settle, funding-rate, kyc. */
 function simpleCall(command: string, action: string, rest: string[]): Call | null {
   if (command === 'settle') {
-    const [recordId = '', status] = need([action, ...rest], 2, 'RECORD_ID success|fail');
+    const [recordId = '', status] = need([action, ...rest], 2, 'RECORD_ID success|fail|reject');
     return {
       method: 'POST',
       path: `/admin/v1/funding/${segment(recordId)}/settle`,
@@ -138,6 +154,8 @@ export function callFor(positionals: string[], options: Options): Call {
       return instrumentCall(action, rest, options);
     case 'agents':
       return agentCall(action, rest, options);
+    case 'address':
+      return addressCall(action, rest, options);
     case 'clock':
       if (action === 'get') return { method: 'GET', path: '/admin/v1/clock' };
       if (action === 'advance')

@@ -38,6 +38,8 @@ export const OPTIONS = {
   'margin-rate': { type: 'string' },
   'futures-rate': { type: 'string' },
   json: { type: 'string' },
+  'from-address': { type: 'string' },
+  'tx-id': { type: 'string' },
   yes: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;

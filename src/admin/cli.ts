@@ -28,7 +28,9 @@ export const USAGE = `usage: bourse-admin <command> [arguments] [--url URL] [--t
   keys freeze KEY | keys unfreeze KEY | keys revoke KEY
   deposit UID COIN AMOUNT [--wallet WALLET] [--sub-type onchain|internal|fast] [--status pending|success]
   withdraw UID COIN AMOUNT [--wallet WALLET] [--sub-type onchain|internal|fast] [--status pending|success]
-  settle RECORD_ID success|fail
+  settle RECORD_ID success|fail|reject
+  address get ADDRESS
+  address deposit ADDRESS AMOUNT [--status pending|success] [--from-address TEXT] [--tx-id TEXT]
   price set CATEGORY SYMBOL INDEX_PRICE
   funding-rate set CATEGORY SYMBOL RATE|null
   instruments list [--category CATEGORY]

@@ -12,6 +12,7 @@ import { instrumentRow } from '../api/wire/instrument.ts';
 import { accountRoutes } from './account-routes.ts';
 import { activityRoutes } from './activity-routes.ts';
 import { brokerageAdminRoutes } from './brokerage-routes.ts';
+import { walletAdminRoutes } from './wallet-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { ledgerRoutes } from './ledger-routes.ts';
 import { parseInstrumentFields } from './instrument-input.ts';
@@ -98,6 +99,7 @@ export function adminRoutes(services: Services): Route[] {
     ...keyRoutes(services),
     ...activityRoutes(services),
     ...brokerageAdminRoutes(services),
+    ...walletAdminRoutes(services),
     ...ledgerRoutes(services),
   ];
 }

@@ -78,6 +78,7 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
   TRANSFER_EXCEEDS_MAXIMUM: e('43117', 'Exceeds the maximum amount that can be transferred'),
   IP_BINDING_REQUIRED: e('40018', 'Invalid IP'),
   FUNDING_NOT_PENDING: e('40020', 'Parameter {0} error'),
+  QUOTE_EXPIRED: e('40020', 'Parameter {0} error: the quote has expired, request a new one'),
   SYMBOL_NOT_OPEN: {
     ...e(
       '43115',

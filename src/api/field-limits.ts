@@ -23,10 +23,15 @@ export const MAX_CLIENT_OID_LENGTH = 50;
 /** Fields holding a client order id: over the bound they answer the venue's 40304. */
 const CLIENT_OID_FIELDS: ReadonlySet<string> = new Set(['clientOid', 'newClientOid', 'clientOrderId']);
 
+/** Chain addresses run longer than names (a Cardano address is 103 characters). */
+const ADDRESS_FIELDS: ReadonlySet<string> = new Set(['address', 'fromAddress']);
+export const MAX_ADDRESS_LENGTH = 128;
+
 /** The failure for `value` in field `name` when it is too long; null when it fits. */
 export function fieldTooLong(name: string, value: string): Failure | null {
   if (CLIENT_OID_FIELDS.has(name)) {
     return value.length > MAX_CLIENT_OID_LENGTH ? { code: 'CLIENT_OID_TOO_LONG', params: [name] } : null;
   }
-  return value.length > MAX_FIELD_LENGTH ? { code: 'PARAM_ERROR', params: [name] } : null;
+  const bound = ADDRESS_FIELDS.has(name) ? MAX_ADDRESS_LENGTH : MAX_FIELD_LENGTH;
+  return value.length > bound ? { code: 'PARAM_ERROR', params: [name] } : null;
 }

@@ -6,6 +6,7 @@ import type { Store } from '../ports/store.ts';
 import type { Sequencer } from '../runtime/sequencer.ts';
 import type { SecretBox } from '../security/secrets.ts';
 import type { RequestGate } from './request-gate.ts';
+import type { ConvertSettings } from './routes/convert-settings.ts';
 
 export interface Services {
   sequencer: Sequencer;
@@ -21,4 +22,6 @@ export interface Services {
   reset?: () => Promise<unknown>;
   /** Set once the market runs: advancing the simulated clock walks the feeds' path. */
   timeWalker?: TimeWalker;
+  /** Convert quote settings (absent: the defaults of convert-settings.ts). */
+  convert?: ConvertSettings;
 }

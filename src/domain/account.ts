@@ -135,13 +135,15 @@ export function permNamesOf(codes: readonly string[]): PermName[] {
  * either code of the area.
  */
 export type PermissionArea =
-  'spot' | 'margin' | 'futures_orders' | 'futures_positions' | 'wallet' | 'subaccount';
+  'spot' | 'margin' | 'futures_orders' | 'futures_positions' | 'wallet' | 'withdraw' | 'subaccount';
 export const AREA_CODES: Readonly<Record<PermissionArea, { read: string; write: string }>> = nameTable({
   spot: { read: 'stor', write: 'stow' },
   margin: { read: 'smor', write: 'smow' },
   futures_orders: { read: 'coor', write: 'coow' },
   futures_positions: { read: 'cpor', write: 'cpow' },
   wallet: { read: 'wtor', write: 'wtow' },
+  // Withdrawals need their own code (wwow); their records read with the wallet's.
+  withdraw: { read: 'wtor', write: 'wwow' },
   subaccount: { read: 'chor', write: 'chow' },
 });
 

@@ -5,6 +5,7 @@
  */
 import type { AccountKind, AccountMode } from './account.ts';
 import type { Category } from './category.ts';
+import type { FundingRoute } from './funding.ts';
 import type { Instrument } from './instrument.ts';
 import type { OrderSide, OrderType, StpMode, TimeInForce } from './order.ts';
 import type { PlanPreset, PlanType, TriggerType } from './plan.ts';
@@ -68,6 +69,8 @@ export interface Deposit extends Base {
   subType: 'onchain' | 'internal' | 'fast';
   /** `pending`: recorded, credited only when the operator settles it (SettleFunding). */
   status?: 'pending' | 'success';
+  /** Chain, addresses and ids of the record (a credited deposit address is checked). */
+  route?: FundingRoute;
 }
 
 export interface Withdraw extends Base {
@@ -79,6 +82,8 @@ export interface Withdraw extends Base {
   subType: 'onchain' | 'internal' | 'fast';
   /** `pending`: the amount is frozen until the operator settles it (fail returns it). */
   status?: 'pending' | 'success';
+  /** Chain, address, tag and clientOid of a user's request; `toUid` for an internal one. */
+  route?: FundingRoute;
 }
 
 export interface AddInstrument extends Base {
@@ -287,6 +292,14 @@ export interface SettleFunding extends Base {
   status: 'success' | 'fail';
 }
 
+/** The account cancels its own pending withdrawal (by record id, else by clientOid). */
+export interface CancelWithdrawal extends Base {
+  type: 'CancelWithdrawal';
+  uid: string;
+  recordId?: string;
+  clientOid?: string;
+}
+
 /** Operator: makes a main account an agent (affiliate) with rebate rates (money scale, 1 = 100 %). */
 export interface RegisterAgent extends Base {
   type: 'RegisterAgent';
@@ -437,12 +450,34 @@ export interface ReplaceOrder extends Base {
   stopLoss?: PlanPreset | null;
 }
 
+/**
+ * A convert trade (docs/wallet.md) at a price the edge quoted: the account's `fromAmount`
+ * goes to the house account and the house's `toAmount` comes back. The engine checks the
+ * quote's expiry against its clock and that `toAmount` is within the quoted price.
+ */
+export interface ConvertCoins extends Base {
+  type: 'ConvertCoins';
+  uid: string;
+  /** The house account that takes the other side. */
+  houseUid: string;
+  fromCoin: string;
+  toCoin: string;
+  fromAmount: bigint;
+  toAmount: bigint;
+  /** toCoin per fromCoin, a decimal text of at most CONVERT_PRICE_SCALE places. */
+  price: string;
+  traceId: string;
+  expiresAtMs: number;
+}
+
 export type Command =
   | CreateAccount
+  | ConvertCoins
   | TransferFunds
   | CreateVirtualSubAccount
   | ModifySubAccount
   | SettleFunding
+  | CancelWithdrawal
   | RegisterAgent
   | ReferCustomer
   | SetKycResult

@@ -3,6 +3,7 @@
  * written from them in the same durable step as the command that produced them.
  */
 import type { Account } from './account.ts';
+import type { FundingDetail } from './funding.ts';
 import type { Instrument } from './instrument.ts';
 import type { OrderView } from './order-view.ts';
 import type { PlanView } from './plan.ts';
@@ -39,6 +40,8 @@ export interface FundingRecorded {
   timeMs: number;
   /** The main account when `uid` is a sub-account (the broker's records); absent otherwise. */
   parentUid?: string;
+  /** A deposit or withdrawal proper (the wallet records); absent for a transfer's record. */
+  detail?: FundingDetail;
 }
 
 /** A pending deposit or withdrawal was settled; the record as it now stands. */
@@ -55,6 +58,22 @@ export interface FundingSettled {
   subType: 'onchain' | 'internal' | 'fast';
   status: 'fail' | 'success';
   createdTimeMs: number;
+  timeMs: number;
+  detail?: FundingDetail;
+}
+
+/** A convert trade (money in minor units; `price` toCoin per fromCoin, a decimal text). */
+export interface ConvertRecorded {
+  type: 'ConvertRecorded';
+  recordId: string;
+  uid: string;
+  fromCoin: string;
+  toCoin: string;
+  fromAmount: bigint;
+  toAmount: bigint;
+  price: string;
+  fee: bigint;
+  traceId: string;
   timeMs: number;
 }
 
@@ -249,6 +268,7 @@ export type EngineEvent =
   | BillPosted
   | FundingRecorded
   | FundingSettled
+  | ConvertRecorded
   | TransferRecorded
   | CustomerReferred
   | KycRecorded

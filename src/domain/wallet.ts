@@ -1,7 +1,9 @@
 /**
  * Wallets. A classic account has a spot wallet, a crossed-margin wallet, isolated-margin
  * wallets per symbol and one futures wallet per product type; a unified account has one
- * `unified` wallet that backs every category. Wallet ids use the venue's transfer names.
+ * `unified` wallet that backs every category, and a `funding` wallet beside it (the venue's
+ * funding account: deposits, withdrawals and converts, no trading; `spot` in its transfers).
+ * Wallet ids use the venue's transfer names.
  */
 import type { Category } from './category.ts';
 
@@ -16,6 +18,7 @@ export const WALLET_TYPES = [
   'scoin_futures',
   'susdc_futures',
   'unified',
+  'funding',
 ] as const;
 export type WalletType = (typeof WALLET_TYPES)[number];
 

@@ -14,6 +14,7 @@ import { CLIENT_OID_WINDOW_MS } from '../domain/order.ts';
 import { ok, type Outcome } from '../domain/result-code.ts';
 import { createAccount, createApiKey, modifyApiKey, revokeApiKey } from './accounts/accounts.ts';
 import { deposit, withdraw } from './accounts/external-flows.ts';
+import { convertCoins } from './accounts/convert.ts';
 import { createContext } from './context.ts';
 import { rebuildOpenOrderCounts } from './trading/trading-context.ts';
 import { addInstrument, patchInstrument, setIndexPrice } from './instruments/instruments.ts';
@@ -21,7 +22,7 @@ import { PricePathWalk } from './instruments/price-path.ts';
 import { accrueHourlyInterest, HOUR_MS } from './margin/interest.ts';
 import { enforceMarginRisk } from './margin/liquidation.ts';
 import { repayDebt } from './margin/repay.ts';
-import { settleFunding } from './accounts/funding-status.ts';
+import { cancelWithdrawal, settleFunding } from './accounts/funding-status.ts';
 import { createVirtualSubAccount, modifySubAccount } from './accounts/sub-accounts.ts';
 import { transferFunds } from './accounts/transfers.ts';
 import { referCustomer, registerAgent, setKycResult } from './agents/agents.ts';
@@ -65,6 +66,8 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
       return deposit(context, command);
     case 'Withdraw':
       return withdraw(context, command);
+    case 'ConvertCoins':
+      return convertCoins(context, command);
     case 'AddInstrument':
       return addInstrument(context, command);
     case 'PatchInstrument':
@@ -103,6 +106,8 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
       return modifySubAccount(context, command);
     case 'SettleFunding':
       return settleFunding(context, command);
+    case 'CancelWithdrawal':
+      return cancelWithdrawal(context, command);
     case 'RegisterAgent':
       return registerAgent(context, command);
     case 'ReferCustomer':

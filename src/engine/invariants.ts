@@ -3,6 +3,10 @@
  * frozen + isolated margin − borrowed − unpaid interest), plus fees collected and interest
  * accrued to the lender, minus direction × cost basis of every open futures position, equals what entered through deposits minus what left through withdrawals.
  * Returns the coins that do not balance (empty when the invariant holds).
+ *
+ * Every wallet counts: the classic ones, a unified account's unified and funding wallets, and
+ * the house accounts' (the liquidity provider's, the convert house's), which are funded by
+ * Deposit commands like any account (test/properties/wallet.property.test.ts).
  */
 import { isInverse } from '../domain/category.ts';
 import type { EngineState } from './state.ts';

@@ -63,6 +63,8 @@ export interface EngineState {
   funding: Map<string, { nextFundingTimeMs: number; rateOverride: string | null; lastRate: string }>;
   /** Plan orders (triggers, trailing stops, TP/SL) and their indexes (engine/triggers). */
   plans: PlanState;
+  /** `${uid}|${clientOid}` → the withdrawal record it made (a withdrawal clientOid is unique). */
+  withdrawalClientOids: Map<string, string>;
 }
 
 /** First uid handed out: ten digits, like the venue's. */
@@ -97,5 +99,6 @@ export function createState(): EngineState {
     funding: new Map(),
     assetModes: new Map(),
     plans: createPlanState(),
+    withdrawalClientOids: new Map(),
   };
 }

@@ -22,6 +22,7 @@ import {
 } from './brokerage-rows.ts';
 import { barRows, candleRows } from './candle-rows.ts';
 import { fundingRateRows, positionSpanRow, takerBuyRows } from './market-stats-rows.ts';
+import { convertRows, walletRecordRows } from './wallet-rows.ts';
 import { tableOf, type Table } from './schema.ts';
 import { fillBody, orderBody } from './view-bodies.ts';
 
@@ -281,9 +282,11 @@ export function rowsOf(event: EngineEvent): RowWrite[] {
         },
       ];
     case 'FundingRecorded':
-      return [fundingRecordRow(event, event.timeMs), ...brokerFundingRows(event)];
+      return [fundingRecordRow(event, event.timeMs), ...brokerFundingRows(event), ...walletRecordRows(event)];
     case 'FundingSettled':
-      return settledFundingRows(event);
+      return [...settledFundingRows(event), ...walletRecordRows(event)];
+    case 'ConvertRecorded':
+      return convertRows(event);
     case 'TransferRecorded':
       return transferRows(event);
     case 'CustomerReferred':

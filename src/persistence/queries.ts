@@ -34,9 +34,9 @@ export interface Sql {
   params: Value[];
 }
 
-type Row = Record<string, unknown>;
+export type Row = Record<string, unknown>;
 
-class Where {
+export class Where {
   readonly clauses: string[] = [];
   readonly params: Value[] = [];
 

@@ -355,6 +355,52 @@ export const MIGRATIONS: readonly Migration[] = [
       },
     ],
   },
+  {
+    // Wallet records (docs/wallet.md): deposits and withdrawals with their chain, addresses
+    // and clientOid, upserted as they settle; convert trades. Money in minor units.
+    version: 60,
+    tables: [
+      {
+        name: 'wallet_records',
+        columns: [
+          ['record_id', 'text'],
+          ['uid', 'text'],
+          ['direction', 'text'],
+          ['coin', 'text'],
+          ['amount', 'text'],
+          ['status', 'text'],
+          ['dest', 'text'],
+          ['chain', 'text'],
+          ['to_address', 'text'],
+          ['from_address', 'text'],
+          ['tag', 'text'],
+          ['client_oid', 'text'],
+          ['tx_id', 'text'],
+          ['created_ms', 'integer'],
+          ['updated_ms', 'integer'],
+        ],
+        primaryKey: 'record_id',
+        indexes: [['uid', 'direction', 'record_id']],
+      },
+      {
+        name: 'convert_records',
+        columns: [
+          ['record_id', 'text'],
+          ['uid', 'text'],
+          ['from_coin', 'text'],
+          ['to_coin', 'text'],
+          ['from_amount', 'text'],
+          ['to_amount', 'text'],
+          ['price', 'text'],
+          ['fee', 'text'],
+          ['trace_id', 'text'],
+          ['time_ms', 'integer'],
+        ],
+        primaryKey: 'record_id',
+        indexes: [['uid', 'record_id']],
+      },
+    ],
+  },
 ];
 
 export type Dialect = 'sqlite' | 'postgres';

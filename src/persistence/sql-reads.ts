@@ -38,6 +38,7 @@ import {
   tradesSql,
   type Sql,
 } from './queries.ts';
+import { convertOf, convertsSql, walletRecordOf, walletRecordsSql } from './wallet-queries.ts';
 
 /** What a store's own code provides; everything else of the port is a read defined here. */
 type StoreCore =
@@ -95,6 +96,12 @@ export function sqlReads(all: (sql: Sql) => Promise<Row[]>): ReadMethods {
     async plan(uid, reference) {
       const [row] = await all(planSql(uid, reference));
       return row ? planOf(row) : null;
+    },
+    async walletRecords(query) {
+      return (await all(walletRecordsSql(query))).map(walletRecordOf);
+    },
+    async converts(query) {
+      return (await all(convertsSql(query))).map(convertOf);
     },
     async candles(query) {
       return (await all(candlesSql(query))).map(candleOf);

@@ -9,6 +9,7 @@ import type { Command } from '../domain/commands.ts';
 import type { CommissionRecorded, EngineEvent, FillView, PositionClosed } from '../domain/events.ts';
 import type { OrderView } from '../domain/order-view.ts';
 import type { PlanView } from '../domain/plan.ts';
+import type { ConvertQuery, ConvertRow, WalletRecordQuery, WalletRecordRow } from './wallet-store.ts';
 
 export interface JournalEntry {
   seq: number;
@@ -357,6 +358,10 @@ export interface Store {
   positionHistory(query: PositionHistoryQuery): Promise<PositionHistoryRow[]>;
   /** Plan orders, newest first (by plan id). */
   plans(query: PlanQuery): Promise<PlanView[]>;
+  /** Deposits or withdrawals of an account with their routes, newest first (wallet-store.ts). */
+  walletRecords(query: WalletRecordQuery): Promise<WalletRecordRow[]>;
+  /** Convert trades of an account, newest first. */
+  converts(query: ConvertQuery): Promise<ConvertRow[]>;
   /** A plan by id or clientOid (the latest with that clientOid), live or ended. */
   plan(uid: string, reference: { planId?: string; clientOid?: string }): Promise<PlanView | null>;
   close(): Promise<void>;

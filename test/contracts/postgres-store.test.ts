@@ -15,6 +15,7 @@ import { marketStatsContract } from './market-stats.contract.ts';
 import { replaceAllContract } from './replace-all.contract.ts';
 import { dumpTables, storeContract, type ContractTest, type StoreHarness } from './store.contract.ts';
 import { tradingWorkload } from './store-workload.ts';
+import { walletContract } from './wallet.contract.ts';
 
 const harness: StoreHarness = {
   kind: 'postgres',
@@ -94,5 +95,6 @@ await postgresTests('store contract tests', [
   sameRows,
   ...brokerageContract(harness),
   ...marketStatsContract(harness),
+  ...walletContract(harness),
   ...replaceAllContract(harness),
 ]);

@@ -9,6 +9,7 @@ import { brokerageContract } from './brokerage.contract.ts';
 import { marketStatsContract } from './market-stats.contract.ts';
 import { replaceAllContract } from './replace-all.contract.ts';
 import { storeContract, type StoreHarness } from './store.contract.ts';
+import { walletContract } from './wallet.contract.ts';
 
 const harness = (writer: WriterMode): StoreHarness => ({
   kind: writer === 'thread' ? 'sqlite' : 'sqlite, inline writer',
@@ -36,6 +37,7 @@ for (const writer of ['thread', 'inline'] as const) {
     ...storeContract(harness(writer)),
     ...brokerageContract(harness(writer)),
     ...marketStatsContract(harness(writer)),
+    ...walletContract(harness(writer)),
     ...replaceAllContract(harness(writer)),
   ];
   for (const { name, options, body } of tests) test(name, options ?? {}, body);

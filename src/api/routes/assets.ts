@@ -35,6 +35,8 @@ const GROUP_TYPES: Readonly<Record<string, string>> = nameTable({
   repay: 'loan',
   'transfer-in': 'transfer',
   'transfer-out': 'transfer',
+  'convert-in': 'convert',
+  'convert-out': 'convert',
 });
 
 function usdValue(state: EngineState, coin: string, amount: bigint): bigint {

@@ -24,6 +24,7 @@ import { v3StrategyRoutes } from './v3-strategy.ts';
 import { v3FuturesRoutes } from './v3-futures.ts';
 import { v3AccountRoutes } from './v3-account.ts';
 import { publicRoutes } from './public.ts';
+import { walletFamilyRoutes } from './wallet-family.ts';
 
 export function allRoutes(services: Services): Route[] {
   return [
@@ -49,6 +50,7 @@ export function allRoutes(services: Services): Route[] {
     ...transferRoutes(services),
     ...v2UserRoutes(services),
     ...brokerRoutes(services),
+    ...walletFamilyRoutes(services),
     ...adminRoutes(services),
   ];
 }

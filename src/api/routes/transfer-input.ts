@@ -41,8 +41,9 @@ export function walletField(fields: Fields, name: 'fromType' | 'toType'): string
   return `isolated_margin:${symbol.toUpperCase()}`;
 }
 
-/** How a wallet type prints in records: `uta` for the unified wallet. */
+/** How a wallet type prints in records: `uta` for the unified wallet, `spot` for the funding wallet. */
 export function accountTypeName(type: string): string {
+  if (type === 'funding') return 'spot';
   return type === 'unified' ? 'uta' : type;
 }
 

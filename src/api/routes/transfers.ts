@@ -2,11 +2,13 @@
  * Wallet transfers (endpoints.md §4.10, §4.11, §8.6, §9.5): v2 spot wallet transfer and its
  * records, v3 account transfer (`uta`), and transfers between a main account and its
  * sub-accounts with their records. The rules are the engine's (engine/accounts/transfers.ts);
- * docs/subaccounts.md lists them.
+ * docs/subaccounts.md lists them. For a unified account `spot` names its funding wallet (the
+ * venue's "spot account/funding account"), so `spot`↔`uta` moves between the two.
  */
 import type { TransferFunds } from '../../domain/commands.ts';
 import { formatMoney } from '../../domain/money.ts';
 import type { TransferReceipt } from '../../engine/accounts/transfers.ts';
+import type { EngineState } from '../../engine/state.ts';
 import type { TransferRow } from '../../ports/store.ts';
 import { asObject, optionalEnum, optionalString, requiredString, type Fields } from '../params.ts';
 import { caller, reject, unwrap, type ApiRequest, type Route } from '../request.ts';
@@ -54,6 +56,11 @@ function subTransferRow(row: TransferRow) {
   };
 }
 
+/** The wallet a transfer type names for this account: a unified account's `spot` is its funding wallet. */
+function walletOf(state: EngineState, uid: string, wallet: string): string {
+  return wallet === 'spot' && state.accounts.get(uid)?.mode === 'unified' ? 'funding' : wallet;
+}
+
 /** A uid field: digits only, or 40034 naming it. */
 function uidField(fields: Fields, name: string): string {
   const uid = requiredString(fields, name);
@@ -67,6 +74,7 @@ export function transferRoutes(services: Services): Route[] {
       .submit<TransferReceipt>({ type: 'TransferFunds', timeMs: services.clock.now(), ...command })
       .then(unwrap);
 
+  const state = () => services.sequencer.exchange.state;
   const ownTransfer = async (request: ApiRequest) => {
     const body = asObject(request.body);
     const uid = caller(request).account.uid;
@@ -75,8 +83,8 @@ export function transferRoutes(services: Services): Route[] {
       kind: 'wallet',
       fromUid: uid,
       toUid: uid,
-      fromWallet: walletField(body, 'fromType'),
-      toWallet: walletField(body, 'toType'),
+      fromWallet: walletOf(state(), uid, walletField(body, 'fromType')),
+      toWallet: walletOf(state(), uid, walletField(body, 'toType')),
       coin: requiredString(body, 'coin').toUpperCase(),
       amount: amountField(body),
       clientOid: clientOidField(body),
@@ -119,11 +127,12 @@ export function transferRoutes(services: Services): Route[] {
         if (fromType === null) reject('PARAM_ERROR', 'fromType');
         const clientOid = optionalString(query, 'clientOid');
         const idLessThan = idCursor(query, 'idLessThan');
+        const uid = caller(request).account.uid;
         const rows = await services.store.transfers({
           kind: 'wallet',
-          uid: caller(request).account.uid,
+          uid,
           coin,
-          fromType,
+          fromType: walletOf(state(), uid, fromType),
           ...(clientOid ? { clientOid } : {}),
           ...timeWindow(query, services.clock.now(), 90 * DAY_MS, 90 * DAY_MS),
           ...(idLessThan ? { idLessThan } : {}),
@@ -142,13 +151,15 @@ export function transferRoutes(services: Services): Route[] {
       handler: (request) => {
         const body = asObject(request.body);
         const main = mainAccountCaller(request, true);
+        const fromUid = uidField(body, 'fromUserId');
+        const toUid = uidField(body, 'toUserId');
         return submit({
           uid: main.account.uid,
           kind: 'sub',
-          fromUid: uidField(body, 'fromUserId'),
-          toUid: uidField(body, 'toUserId'),
-          fromWallet: walletField(body, 'fromType'),
-          toWallet: walletField(body, 'toType'),
+          fromUid,
+          toUid,
+          fromWallet: walletOf(state(), fromUid, walletField(body, 'fromType')),
+          toWallet: walletOf(state(), toUid, walletField(body, 'toType')),
           coin: requiredString(body, 'coin').toUpperCase(),
           amount: amountField(body),
           clientOid: clientOidField(body),

@@ -19,6 +19,7 @@ export function financialType(bill: BillRow): string {
   if (type.startsWith('force_close') || type.startsWith('burst')) return 'CONTRACT_MAIN_LIQUIDATION';
   if (type.startsWith('delivery')) return 'CONTRACT_MAIN_DELIVERY';
   if (type === 'borrow' || type === 'repay') return type.toUpperCase();
+  if (type === 'convert-in' || type === 'convert-out') return `CONVERT_${direction(net)}`;
   if (bill.category === 'SPOT' || bill.category === 'MARGIN') return `ORDER_DEALT_${direction(net)}`;
   if (type.startsWith('open_') || type.startsWith('close_') || type === 'buy' || type === 'sell') {
     // A trade's direction is its PnL's; the fee is reported on its own.

@@ -5,6 +5,7 @@
  * Invariants: a pending withdrawal's amount is frozen in its wallet until it settles; a
  * commission accrual exists only for a day that has not been closed yet.
  */
+import type { FundingDetail } from '../../domain/funding.ts';
 
 export interface PendingFunding {
   recordId: string;
@@ -18,6 +19,8 @@ export interface PendingFunding {
   direction: 'deposit' | 'withdrawal';
   subType: 'onchain' | 'internal' | 'fast';
   createdTimeMs: number;
+  /** The wallet record's route (absent on records made before routes were kept). */
+  detail?: FundingDetail;
 }
 
 export interface AgentTerms {

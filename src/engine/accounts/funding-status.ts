@@ -2,14 +2,19 @@
  * The operator settles a pending deposit or withdrawal (pending → success | fail):
  * - deposit success: the wallet is credited (a `deposit` bill) and the coins enter the system;
  * - deposit fail: nothing was credited, nothing changes but the record;
- * - withdrawal success: the frozen amount leaves (a `withdraw` bill from frozen);
- * - withdrawal fail: the frozen amount returns to available.
+ * - withdrawal success: the frozen amount leaves (a `withdraw` bill from frozen), out of the
+ *   system or, for a withdrawal to another account, into that account (external-flows.ts);
+ * - withdrawal fail (the operator rejects it): the frozen amount returns to available.
  * A record settles once; a second settlement is FUNDING_NOT_PENDING.
+ *
+ * The account may cancel its own pending withdrawal (CancelWithdrawal), by id or clientOid,
+ * which is the failed settlement: the frozen amount returns and the record says `fail`.
  */
-import type { SettleFunding } from '../../domain/commands.ts';
+import type { CancelWithdrawal, SettleFunding } from '../../domain/commands.ts';
 import { fail, ok, type Outcome } from '../../domain/result-code.ts';
 import type { Context } from '../context.ts';
-import { addFlow } from './external-flows.ts';
+import { addFlow, completeWithdrawal } from './external-flows.ts';
+import type { PendingFunding } from './brokerage-state.ts';
 import { freeze, post } from './ledger.ts';
 
 export interface SettledFunding {
@@ -18,20 +23,34 @@ export interface SettledFunding {
 }
 
 export function settleFunding(context: Context, command: SettleFunding): Outcome<SettledFunding> {
-  const pending = context.state.brokerage.pendingFunding;
-  const record = pending.get(command.recordId);
+  const record = context.state.brokerage.pendingFunding.get(command.recordId);
   if (!record) return fail('FUNDING_NOT_PENDING', 'recordId');
+  return ok(settle(context, record, command.status));
+}
+
+export function cancelWithdrawal(context: Context, command: CancelWithdrawal): Outcome<SettledFunding> {
+  const { state } = context;
+  const field = command.recordId !== undefined ? 'orderId' : 'clientOid';
+  const recordId =
+    command.recordId ?? state.withdrawalClientOids.get(`${command.uid}|${command.clientOid ?? ''}`);
+  const record = recordId === undefined ? undefined : state.brokerage.pendingFunding.get(recordId);
+  if (!record || record.uid !== command.uid || record.direction !== 'withdrawal') {
+    return fail('FUNDING_NOT_PENDING', field);
+  }
+  return ok(settle(context, record, 'fail'));
+}
+
+function settle(context: Context, record: PendingFunding, status: 'success' | 'fail'): SettledFunding {
   const { uid, wallet, coin, amount } = record;
-  if (record.direction === 'deposit' && command.status === 'success') {
+  if (record.direction === 'deposit' && status === 'success') {
     post(context, { uid, wallet, coin, amount, businessType: 'deposit' });
     addFlow(context, coin, amount);
-  } else if (record.direction === 'withdrawal' && command.status === 'success') {
-    post(context, { uid, wallet, coin, amount: -amount, businessType: 'withdraw', from: 'frozen' });
-    addFlow(context, coin, -amount);
+  } else if (record.direction === 'withdrawal' && status === 'success') {
+    completeWithdrawal(context, { uid, wallet, coin, amount, txId: record.txId, detail: record.detail });
   } else if (record.direction === 'withdrawal') {
     freeze(context, uid, wallet, coin, -amount);
   }
-  pending.delete(command.recordId);
+  context.state.brokerage.pendingFunding.delete(record.recordId);
   context.emit({
     type: 'FundingSettled',
     recordId: record.recordId,
@@ -42,9 +61,10 @@ export function settleFunding(context: Context, command: SettleFunding): Outcome
     amount,
     direction: record.direction,
     subType: record.subType,
-    status: command.status,
+    status: status,
     createdTimeMs: record.createdTimeMs,
     timeMs: context.nowMs,
+    ...(record.detail ? { detail: record.detail } : {}),
   });
-  return ok({ recordId: record.recordId, status: command.status });
+  return { recordId: record.recordId, status: status };
 }

@@ -1,4 +1,4 @@
-/** Which wallets an account has: unified accounts have exactly one. */
+/** Which wallets an account has: a unified account has its unified wallet and its funding wallet. */
 import type { Account } from '../../domain/account.ts';
 import { instrumentKey } from '../../domain/instrument.ts';
 import { parseWalletType } from '../../domain/wallet.ts';
@@ -9,8 +9,8 @@ export function walletAllowed(account: Account, wallet: string, state?: EngineSt
   const [typeText, symbol] = wallet.split(':');
   const type = parseWalletType(typeText ?? '');
   if (!type) return false;
-  if (account.mode === 'unified') return type === 'unified';
-  if (type === 'unified') return false;
+  if (account.mode === 'unified') return (type === 'unified' || type === 'funding') && symbol === undefined;
+  if (type === 'unified' || type === 'funding') return false;
   if (type !== 'isolated_margin') return symbol === undefined;
   if (!symbol) return false;
   return state === undefined || state.instruments.has(instrumentKey('MARGIN', symbol));

@@ -67,6 +67,9 @@ async function connect(url: string, options: DatabaseLockOptions): Promise<pg.Cl
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     keepAlive: true,
   });
+  // Until watch() listens, an error (the backend terminated while the lock is being taken)
+  // must not throw from the emitter: the pending connect or query rejects with it instead.
+  client.on('error', () => undefined);
   try {
     await client.connect();
     return client;

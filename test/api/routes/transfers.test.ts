@@ -113,6 +113,14 @@ test('spot wallet transfer when the request is wrong answers the venue codes and
     'Parameter DOGE does not exist',
   ]);
   assert.deepEqual(refusal(await send({ ...base, toType: 'p2p' })), ['40020', 'Parameter toType error']);
+  assert.deepEqual(refusal(await send({ ...base, fromType: 'constructor' })), [
+    '40020',
+    'Parameter fromType error',
+  ]);
+  assert.deepEqual(refusal(await send({ ...base, toType: '__proto__' })), [
+    '40020',
+    'Parameter toType error',
+  ]);
   assert.deepEqual(refusal(await send({ ...base, toType: 'spot' })), ['40020', 'Parameter toType error']);
   assert.deepEqual(refusal(await send({ ...base, toType: 'uta' })), ['40020', 'Parameter toType error']);
   assert.deepEqual(refusal(await send({ ...base, amount: '-1' })), ['40020', 'Parameter amount error']);
@@ -226,7 +234,7 @@ test('v3 account transfer when the account is classic refuses uta and moves betw
   });
 });
 
-test('v3 account transfer when the account is unified and asks uta to uta refuses the same wallet', async (t) => {
+test('v3 account transfer when the account is unified and asks uta to uta or a classic wallet refuses it', async (t) => {
   const h = await harness(t);
   const { uid } = await h.operator.createAccount({ mode: 'unified' });
   await h.operator.deposit(uid, { coin: 'USDT', amount: '10' });
@@ -237,10 +245,15 @@ test('v3 account transfer when the account is unified and asks uta to uta refuse
     body: { fromType: 'uta', toType: 'uta', coin: 'USDT', amount: '1' },
   });
   assert.deepEqual(refusal(answer), ['40020', 'Parameter toType error']);
+  const futures = await client.post('/api/v3/account/transfer', {
+    body: { fromType: 'usdt_futures', toType: 'uta', coin: 'USDT', amount: '1' },
+  });
+  assert.deepEqual(refusal(futures), ['40020', 'Parameter fromType error']);
+  // `spot` is the unified account's funding wallet (docs/wallet.md), empty here.
   const spot = await client.post('/api/v3/account/transfer', {
     body: { fromType: 'spot', toType: 'uta', coin: 'USDT', amount: '1' },
   });
-  assert.deepEqual(refusal(spot), ['40020', 'Parameter fromType error']);
+  assert.deepEqual(refusal(spot), ['25202', 'Insufficient balance']);
 });
 
 test('spot wallet transfer when the key lacks the transfer permission answers 40014', async (t) => {
