@@ -5,13 +5,25 @@
 import assert from 'node:assert/strict';
 import type { CcxtContext } from './ccxt-context.ts';
 import { SPOT, SWAP } from './harness.ts';
-import { outOfScope, pending, SPOT_MARGIN, works, type Entry } from './verdict.ts';
+import { outOfScope, SPOT_MARGIN, works, type Entry } from './verdict.ts';
 
 type Cases = Record<string, Entry<CcxtContext>>;
 
-const WALLET = 'deposit and withdrawal records, deposit addresses and withdrawals are being added';
-const FEES = 'the v2 common and v3 account fee-rate endpoints are being added';
-const CONVERT = 'convert (currencies, quotes, trades, records) is being added';
+/** A pending on-chain withdrawal of 10 USDT; its id. */
+async function withdrawTen({ exchange }: CcxtContext): Promise<string> {
+  const sent = await exchange.withdraw('USDT', 10, 'TQ1xExternal', undefined, { network: 'TRC20' });
+  return String(sent.id);
+}
+
+/** 100 USDT converted to BTC at a fresh quote. */
+async function convertHundred({ exchange }: CcxtContext) {
+  const quote = await exchange.fetchConvertQuote('USDT', 'BTC', 100);
+  const trade = await exchange.createConvertTrade(String(quote.id), 'USDT', 'BTC', 100, {
+    price: quote.price,
+    toAmount: (quote.info as { toCoinSize: string }).toCoinSize,
+  });
+  return { quote, trade };
+}
 
 /** An isolated long of 0.01 BTC in hedge mode (the venue's default), for margin changes. */
 async function isolatedLong({ exchange }: CcxtContext): Promise<void> {
@@ -113,7 +125,12 @@ export const CCXT_ACCOUNT_CASES: Cases = {
       const balance = await exchange.fetchBalance({ type: 'swap' });
       assert.equal(balance.USDT?.total, 100025);
     }),
-    unified: pending('i20b', "the unified account's funding wallet and its transfers are being added"),
+    unified: works(async ({ exchange }) => {
+      // The unified account's funding wallet and its one trading wallet.
+      await exchange.transfer('USDT', 25, 'uta', 'funding');
+      const funding = await exchange.fetchBalance({ type: 'funding' });
+      assert.equal(funding.USDT?.total, 25);
+    }),
   },
   fetchTransfers: works(async ({ exchange, kind }) => {
     if (kind === 'classic') await exchange.transfer('USDT', 25, 'spot', 'swap');
@@ -121,24 +138,70 @@ export const CCXT_ACCOUNT_CASES: Cases = {
     assert.ok(Array.isArray(transfers));
     if (kind === 'classic') assert.equal(transfers[0]?.amount, 25);
   }),
-  fetchTradingFees: {
-    classic: works(async ({ exchange }) => {
-      const fees = await exchange.fetchTradingFees();
-      assert.equal(fees[SPOT]?.taker, 0.001);
-    }),
-    unified: pending('i20b', FEES),
-  },
-  fetchTradingFee: pending('i20b', FEES),
-  fetchDeposits: pending('i20b', WALLET),
-  fetchDeposit: pending('i20b', WALLET),
-  fetchWithdrawals: pending('i20b', WALLET),
-  fetchWithdrawal: pending('i20b', WALLET),
-  withdraw: pending('i20b', WALLET),
-  fetchDepositAddress: pending('i20b', WALLET),
-  fetchConvertCurrencies: pending('i20b', CONVERT),
-  fetchConvertQuote: pending('i20b', CONVERT),
-  createConvertTrade: pending('i20b', CONVERT),
-  fetchConvertTradeHistory: pending('i20b', CONVERT),
+  fetchTradingFees: works(async ({ exchange, kind }) => {
+    const fees = await exchange.fetchTradingFees(kind === 'unified' ? { type: 'spot' } : {});
+    assert.equal(fees[SPOT]?.taker, 0.001);
+  }),
+  fetchTradingFee: works(async ({ exchange }) => {
+    const fee = await exchange.fetchTradingFee(SWAP);
+    assert.deepEqual([fee.maker, fee.taker], [0.0002, 0.0006]);
+  }),
+  fetchDepositAddress: works(async ({ exchange }) => {
+    const address = await exchange.fetchDepositAddress('USDT', { network: 'TRC20' });
+    assert.deepEqual([address.network, /^0x[0-9a-f]+$/.test(address.address ?? '')], ['TRC20', true]);
+  }),
+  fetchDeposits: works(async ({ exchange, kind }) => {
+    // The operator's USDT deposits: spot and USDT-M futures (classic), the one wallet (unified).
+    const deposits = await exchange.fetchDeposits('USDT');
+    const expected = Array.from({ length: kind === 'classic' ? 2 : 1 }, () => [100000, 'ok', 'deposit']);
+    assert.deepEqual(
+      deposits.map((deposit) => [deposit.amount, deposit.status, deposit.type]),
+      expected,
+    );
+  }),
+  fetchDeposit: works(async ({ exchange }) => {
+    const [listed] = await exchange.fetchDeposits('USDT');
+    const deposit = await exchange.fetchDeposit(String(listed?.id), 'USDT');
+    assert.deepEqual([deposit.id, deposit.amount], [listed?.id, 100000]);
+  }),
+  withdraw: works(async (context) => {
+    const sent = await withdrawTen(context);
+    const [pending] = await context.exchange.fetchWithdrawals('USDT');
+    assert.deepEqual([pending?.id, pending?.status, pending?.amount], [sent, 'pending', 10]);
+  }),
+  fetchWithdrawals: works(async (context) => {
+    const sent = await withdrawTen(context);
+    const withdrawals = await context.exchange.fetchWithdrawals('USDT');
+    assert.deepEqual(
+      withdrawals.map((one) => [one.id, one.addressTo]),
+      [[sent, 'TQ1xExternal']],
+    );
+  }),
+  fetchWithdrawal: works(async (context) => {
+    const sent = await withdrawTen(context);
+    const withdrawal = await context.exchange.fetchWithdrawal(sent, 'USDT');
+    assert.deepEqual([withdrawal.id, withdrawal.status], [sent, 'pending']);
+  }),
+  fetchConvertCurrencies: works(async ({ exchange }) => {
+    const currencies = await exchange.fetchConvertCurrencies();
+    assert.ok(currencies.BTC && currencies.USDT, Object.keys(currencies).join());
+  }),
+  fetchConvertQuote: works(async ({ exchange }) => {
+    const quote = await exchange.fetchConvertQuote('USDT', 'BTC', 100);
+    assert.ok(quote.id && (quote.price ?? 0) > 0 && (quote.toAmount ?? 0) > 0, JSON.stringify(quote.info));
+  }),
+  createConvertTrade: works(async (context) => {
+    const { quote, trade } = await convertHundred(context);
+    assert.equal(trade.toAmount, quote.toAmount);
+  }),
+  fetchConvertTradeHistory: works(async (context) => {
+    const { quote } = await convertHundred(context);
+    const history = await context.exchange.fetchConvertTradeHistory();
+    assert.deepEqual(
+      history.map((one) => [one.fromCurrency, one.fromAmount, one.toCurrency, one.toAmount]),
+      [['USDT', 100, 'BTC', quote.toAmount]],
+    );
+  }),
   fetchCrossBorrowRate: {
     classic: outOfScope(SPOT_MARGIN),
     unified: works(async ({ exchange }) => {

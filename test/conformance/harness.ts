@@ -5,7 +5,8 @@
  * without touching each other's orders, positions or settings.
  *
  * A classic account holds 100 000 USDT and 2 BTC on spot and 100 000 USDT in its USDT-M
- * futures wallet; a unified account holds 100 000 USDT and 2 BTC in its one wallet.
+ * futures wallet; a unified account holds 100 000 USDT and 2 BTC in its one wallet. Keys may
+ * trade, transfer, read and withdraw.
  */
 import type { TestContext } from 'node:test';
 import ccxt from 'ccxt';
@@ -41,6 +42,24 @@ export async function startDefaultsServer(): Promise<TestServer> {
   throw new Error('the liquidity provider did not quote BTCUSDT');
 }
 
+/** What a key the operator makes holds by default, and withdrawal (`wwow`), as a user would ask for. */
+const PERMISSIONS = [
+  'stow',
+  'stor',
+  'smow',
+  'smor',
+  'coow',
+  'coor',
+  'cpow',
+  'cpor',
+  'wtow',
+  'wtor',
+  'wwow',
+  'taxr',
+  'chor',
+  'chow',
+];
+
 export interface Account {
   uid: string;
   key: IssuedKeyView;
@@ -51,7 +70,7 @@ export async function fundedAccount(operator: OperatorClient, kind: AccountKind)
   const wallets = kind === 'unified' ? ['unified'] : ['spot', 'usdt_futures'];
   for (const wallet of wallets) await operator.deposit(uid, { coin: 'USDT', amount: '100000', wallet });
   await operator.deposit(uid, { coin: 'BTC', amount: '2', wallet: wallets[0] });
-  return { uid, key: await operator.createApiKey(uid) };
+  return { uid, key: await operator.createApiKey(uid, { permissions: PERMISSIONS }) };
 }
 
 export function operatorFor(server: TestServer): OperatorClient {

@@ -8,8 +8,10 @@ import { SDK_V2_ACCOUNT_CASES } from './sdk-v2-account.ts';
 import { SDK_V2_MARKET_CASES } from './sdk-v2-market.ts';
 import { SDK_V2_FUTURES_CASES } from './sdk-v2-futures.ts';
 import { SDK_V2_SPOT_CASES } from './sdk-v2-spot.ts';
+import { SDK_V2_WALLET_CASES } from './sdk-v2-wallet.ts';
 import { SDK_V3_MARKET_CASES } from './sdk-v3-market.ts';
 import { SDK_V3_TRADING_CASES } from './sdk-v3-trading.ts';
+import { SDK_V3_WALLET_CASES } from './sdk-v3-wallet.ts';
 import type { Entry } from './verdict.ts';
 
 function table<C>(...parts: Record<string, Entry<C>>[]): Readonly<Record<string, Entry<C>>> {
@@ -21,9 +23,15 @@ export const SDK_V2_CASES = table<V2Context>(
   SDK_V2_SPOT_CASES,
   SDK_V2_FUTURES_CASES,
   SDK_V2_ACCOUNT_CASES,
+  SDK_V2_WALLET_CASES,
   SDK_V2_SCOPE,
 );
-export const SDK_V3_CASES = table<V3Context>(SDK_V3_MARKET_CASES, SDK_V3_TRADING_CASES, SDK_V3_SCOPE);
+export const SDK_V3_CASES = table<V3Context>(
+  SDK_V3_MARKET_CASES,
+  SDK_V3_TRADING_CASES,
+  SDK_V3_WALLET_CASES,
+  SDK_V3_SCOPE,
+);
 
 /** Why a method outside the covered families is not in the suite. */
 export function outsideReason(path: string): string {

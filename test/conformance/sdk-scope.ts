@@ -137,7 +137,7 @@ export const SDK_V2_SCOPE: Group = {
     'futuresSubmitReversal',
   ]),
   ...each(ADL, ['getFuturesPositionAdlRank']),
-  ...each(WALLET_EXTRAS, ['spotModifyDepositAccount', 'spotCancelWithdrawal', 'getSpotTransferableCoins']),
+  ...each(WALLET_EXTRAS, ['spotModifyDepositAccount', 'getSpotTransferableCoins']),
   getAnnouncements: outOfScope(
     "bourse publishes no announcements (the venue's notices are its editorial content)",
   ),
@@ -166,12 +166,6 @@ export const SDK_V2_SCOPE: Group = {
   ),
   getFuturesSubAccountAssets: outOfScope(
     'not served yet: read a sub-account with its own key, or through the operator',
-  ),
-  getSubAccountDepositRecords: outOfScope(
-    'not served yet: a main account sees its sub-accounts’ deposits in broker all-sub-deposit-withdrawal',
-  ),
-  getSpotSubDepositAddress: outOfScope(
-    'not served yet: sub-accounts are funded by transfers from their main account',
   ),
   getFuturesHistoricOrderFills: outOfScope('not served yet: fills older than the fills endpoint’s window'),
 };
@@ -209,8 +203,6 @@ export const SDK_V3_SCOPE: Group = {
     'subAccountTransfer',
     'getSubTransferRecords',
     'subMasterTransfer',
-    'getSubDepositAddress',
-    'getSubDepositRecords',
   ]),
   ...each(ND_BROKER, [
     'createBrokerSubAccount',
@@ -234,12 +226,7 @@ export const SDK_V3_SCOPE: Group = {
     'getOpenInterestLimit',
   ]),
   ...each(ADL, ['getPositionAdlRank']),
-  ...each(WALLET_EXTRAS, [
-    'setDepositAccount',
-    'cancelWithdrawal',
-    'getWithdrawAddressBook',
-    'getTransferableCoins',
-  ]),
+  ...each(WALLET_EXTRAS, ['setDepositAccount', 'getWithdrawAddressBook', 'getTransferableCoins']),
   getLiquidations: outOfScope(
     'public liquidation orders are not recorded: the insurance fund takes a liquidated position over without an order (docs/futures.md)',
   ),

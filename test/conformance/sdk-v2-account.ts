@@ -7,13 +7,10 @@
 import assert from 'node:assert/strict';
 import { RestClientV2 } from 'bitget-api';
 import { dataOf, FUTURES, hasFields, SYMBOL, USDT_M, type V2Context } from './sdk-context.ts';
-import { pending, works, type Entry } from './verdict.ts';
+import { works, type Entry } from './verdict.ts';
 
 type Cases = Record<string, Entry<V2Context>>;
 const CONTRACT = { symbol: SYMBOL, productType: USDT_M, marginCoin: 'USDT' } as const;
-const FEES = 'the v2 common fee-rate endpoints are being added';
-const WALLET = 'deposit and withdrawal records, deposit addresses and withdrawals are being added';
-const CONVERT = 'convert (currencies, quotes, trades, records) is being added';
 
 /** A client on the same account whose key is bound to 127.0.0.1, as the venue's sub-account API needs. */
 async function bound(context: V2Context): Promise<RestClientV2> {
@@ -240,14 +237,4 @@ export const SDK_V2_ACCOUNT_CASES: Cases = {
     hasFields(dataOf(await client.getUnionTransferLimits({ coin: 'BTC' })), 'coin'),
   ),
   getSwitchUnionUsdt: works(async ({ client }) => hasFields(dataOf(await client.getSwitchUnionUsdt()))),
-  getTradeRate: pending('i20b', FEES),
-  getAllTradeRates: pending('i20b', FEES),
-  getSpotDepositAddress: pending('i20b', WALLET),
-  getSpotDepositHistory: pending('i20b', WALLET),
-  getSpotWithdrawalHistory: pending('i20b', WALLET),
-  spotWithdraw: pending('i20b', WALLET),
-  getConvertCoins: pending('i20b', CONVERT),
-  getConvertQuotedPrice: pending('i20b', CONVERT),
-  convert: pending('i20b', CONVERT),
-  getConvertHistory: pending('i20b', CONVERT),
 };

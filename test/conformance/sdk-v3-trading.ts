@@ -5,14 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { dataOf, hasFields, isList, SYMBOL, USDT_M, type V3Context } from './sdk-context.ts';
-import { pending, works, type Entry } from './verdict.ts';
+import { works, type Entry } from './verdict.ts';
 
 type Cases = Record<string, Entry<V3Context>>;
 const SPOT = { category: 'SPOT', symbol: SYMBOL } as const;
 const CONTRACT = { category: USDT_M, symbol: SYMBOL } as const;
-const FEES = 'the v3 account fee-rate endpoints are being added';
-const WALLET =
-  "deposit and withdrawal records, deposit addresses, withdrawals and the unified account's funding wallet are being added";
 
 async function restingSpotBuy({ client, spotAt }: V3Context): Promise<string> {
   const order = { ...SPOT, side: 'buy', orderType: 'limit', price: spotAt(0.97), qty: '0.001' } as const;
@@ -216,15 +213,6 @@ export const SDK_V3_TRADING_CASES: Cases = {
     );
     hasFields(repaid, 'result');
   }),
-  submitTransfer: pending('i20b', WALLET),
-  getFundingAssets: pending('i20b', WALLET),
-  getDepositAddress: pending('i20b', WALLET),
-  getDepositRecords: pending('i20b', WALLET),
-  getWithdrawRecords: pending('i20b', WALLET),
-  submitWithdraw: pending('i20b', WALLET),
-  getConvertRecords: pending('i20b', 'convert is being added'),
-  getFeeRate: pending('i20b', FEES),
-  getAllFeeRates: pending('i20b', FEES),
   closeAllPositions: works(async (context) => {
     await openLong(context);
     hasFields(dataOf(await context.client.closeAllPositions({ category: USDT_M, symbol: SYMBOL })), 'list');
