@@ -231,9 +231,9 @@ export const SDK_V3_SCOPE: Group = {
     'public liquidation orders are not recorded: the insurance fund takes a liquidated position over without an order (docs/futures.md)',
   ),
   getProofOfReserves: outOfScope('proof of reserves attests custody of real assets; bourse holds none'),
-  getRiskReserve: outOfScope("not served yet: the insurance fund's balance and its history"),
-  getRiskReserveHour: outOfScope("not served yet: the insurance fund's balance and its history"),
-  getRiskReserveAll: outOfScope("not served yet: the insurance fund's balance and its history"),
+  getRiskReserveHour: outOfScope(
+    "not served yet: the insurance fund's hourly series (its balance and changes are in risk-reserve)",
+  ),
   getIndexComponents: outOfScope(
     "an index price comes from bourse's feed or the operator (docs/market-data.md), not from a basket of exchanges",
   ),

@@ -83,6 +83,15 @@ export const SDK_V3_MARKET_CASES: Cases = {
     const loans = dataOf(await client.getMarginLoans({ coin: 'BTC' }));
     assert.deepEqual([loans.dailyInterest, loans.annualInterest], ['0.00003', '0.01095']);
   }),
+  getRiskReserve: works(async ({ client }) => {
+    const reserve = dataOf(await client.getRiskReserve(CONTRACT));
+    assert.equal(reserve.coin, 'USDT');
+    for (const record of isList(reserve.riskReserveRecords)) hasFields(record, 'balance', 'amount', 'ts');
+  }),
+  getRiskReserveAll: works(async ({ client }) => {
+    const { list } = dataOf(await client.getRiskReserveAll({ category: USDT_M }));
+    assert.ok(list.find((row) => row.coin === 'USDT')?.symbols.includes(SYMBOL), JSON.stringify(list));
+  }),
   getFuturesActiveBuySell: works(async (context) => {
     await futuresTrade(context);
     positive(

@@ -12,6 +12,7 @@ import { marketSpotRoutes } from './market-spot.ts';
 import { marketV3Routes } from './market-v3.ts';
 import { marketStatsRoutes } from './market-stats.ts';
 import { marketRateRoutes } from './market-rates.ts';
+import { marketReserveRoutes } from './market-reserve.ts';
 import { v2SpotTradeRoutes } from './v2-spot-trade.ts';
 import { v2SpotPlanRoutes } from './v2-spot-plan.ts';
 import { v2SpotReplaceRoutes } from './v2-spot-replace.ts';
@@ -34,6 +35,7 @@ export function allRoutes(services: Services): Route[] {
     ...marketV3Routes(services),
     ...marketStatsRoutes(services),
     ...marketRateRoutes(services),
+    ...marketReserveRoutes(services),
     ...accountInfoRoutes(services),
     ...v3TradeRoutes(services),
     ...v3FuturesRoutes(services),

@@ -166,6 +166,44 @@ test('history-fund-rate when perpetuals have settled lists the settled rates new
   );
 });
 
+test('risk-reserve when funding leaves a rounding remainder shows the insurance fund receiving it', async (t) => {
+  // A long and a short of 0.001 BTC at 60100 (value 60.1) pay and receive 60.1 × 0.00000003 =
+  // 0.000001803: the payer is charged 0.00000181 (rounded up), the receiver paid 0.0000018
+  // (down), and the fund keeps 0.00000001.
+  const server = await serverFor(t, {
+    env: { BOURSE_CLOCK: 'simulated', BOURSE_CLOCK_START: String(START_MS) },
+  });
+  const operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
+  await operator.setPrice({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', indexPrice: '60100' });
+  const [long, short] = [await trader(server.url, operator), await trader(server.url, operator)];
+  await short({ side: 'sell', orderType: 'limit', price: '60100', size: '0.001', force: 'gtc' });
+  await long({ side: 'buy', orderType: 'market', size: '0.001' });
+  await operator.call('PUT', '/admin/v1/funding-rates', {
+    category: 'USDT-FUTURES',
+    symbol: 'BTCUSDT',
+    rate: '0.00000003',
+  });
+  await operator.advanceClock(60 * MINUTE_MS); // 08:00 settles
+  const reserve = await ok<{ coin: string; totalBalance: string; riskReserveRecords: Rows }>(
+    server.url,
+    '/api/v3/market/risk-reserve',
+    'category=USDT-FUTURES&symbol=BTCUSDT',
+  );
+  assert.deepEqual(reserve, {
+    coin: 'USDT',
+    totalBalance: '0.00000001',
+    riskReserveRecords: [
+      { balance: '0.00000001', amount: '0.00000001', ts: String(START_MS + 60 * MINUTE_MS) },
+    ],
+  });
+  const all = await ok<{ list: { coin: string; symbols: string[]; balance: string }[] }>(
+    server.url,
+    '/api/v3/market/risk-reserve-all',
+    'category=USDT-FUTURES',
+  );
+  assert.deepEqual(all.list, [{ symbols: ['BTCUSDT', 'ETHUSDT'], coin: 'USDT', balance: '0.00000001' }]);
+});
+
 test('market statistics when the input is wrong answer the venue codes', async (t) => {
   const server = await serverFor(t);
   const cases: [string, string, string][] = [
