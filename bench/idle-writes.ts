@@ -1,0 +1,175 @@
+/**
+ * Idle disk writes (`npm run bench:idle`; not a test): a server at its defaults (price feed
+ * and liquidity provider on, demo account seeded, `src/main.ts` as `npm start` runs it) on a
+ * fresh store, left alone. After BENCH_WARMUP_MS it samples for BENCH_DURATION_MS and prints,
+ * extrapolated to a day:
+ * - SQLite: the bytes the server process wrote (/proc/<pid>/io `write_bytes`: WAL, database
+ *   file and every thread of the process) and the growth of the database file, split into the
+ *   journal and the rest (dbstat);
+ * - PostgreSQL: the database's growth (`pg_database_size`), the journal's share, and the WAL
+ *   the cluster wrote meanwhile (`pg_current_wal_lsn`; cluster-wide, so an upper bound when
+ *   other databases are busy);
+ * - both: journal records per second by command type.
+ *
+ * Settings: BENCH_STORES (sqlite,postgres), BENCH_WARMUP_MS (30000), BENCH_DURATION_MS
+ * (180000), BENCH_POSTGRES_URL (admin URL; a database is made and dropped), BENCH_ENV (extra
+ * server settings, `NAME=value,…`, e.g. `BOURSE_SNAPSHOT_EVERY=2000`).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { benchDatabase, freePort, REPO_ROOT } from './support/bourse-child.ts';
+
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 30_000);
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 180_000);
+const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',').filter(Boolean);
+const EXTRA_ENV: Record<string, string> = Object.fromEntries(
+  (process.env.BENCH_ENV ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => pair.split('=', 2) as [string, string]),
+);
+const DAY_MS = 86_400_000;
+
+interface Sample {
+  timeMs: number;
+  /** Bytes the server process wrote (SQLite only: PostgreSQL's writes are its server's). */
+  processBytes: number;
+  storeBytes: number;
+  journalBytes: number;
+  /** PostgreSQL: the cluster's WAL position in bytes. */
+  walBytes: number;
+  records: Map<string, number>;
+}
+
+function processWriteBytes(pid: number): number {
+  const line = /write_bytes: (\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
+  return Number(line?.[1] ?? 0);
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+async function sqliteSample(dataDir: string, pid: number): Promise<Sample> {
+  const file = join(dataDir, 'bourse.db');
+  const db = new Database(file, { readonly: true });
+  try {
+    const journal = db.prepare("SELECT COALESCE(SUM(pgsize), 0) AS bytes FROM dbstat WHERE name = 'journal'");
+    const types = db.prepare('SELECT type, COUNT(*) AS n FROM journal GROUP BY type').all() as {
+      type: string;
+      n: number;
+    }[];
+    return {
+      timeMs: Date.now(),
+      processBytes: processWriteBytes(pid),
+      storeBytes: sizeOf(file),
+      journalBytes: (journal.get() as { bytes: number }).bytes,
+      walBytes: 0,
+      records: new Map(types.map((row) => [row.type, row.n])),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+async function postgresSample(url: string, pid: number): Promise<Sample> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const size = await client.query<{ store: string; journal: string; wal: string }>(
+      "SELECT pg_database_size(current_database()) AS store, pg_total_relation_size('journal') AS journal, " +
+        "pg_current_wal_lsn() - '0/0' AS wal",
+    );
+    const types = await client.query<{ type: string; n: string }>(
+      'SELECT type, COUNT(*) AS n FROM journal GROUP BY type',
+    );
+    const row = size.rows[0];
+    return {
+      timeMs: Date.now(),
+      processBytes: processWriteBytes(pid),
+      storeBytes: Number(row?.store ?? 0),
+      journalBytes: Number(row?.journal ?? 0),
+      walBytes: Number(row?.wal ?? 0),
+      records: new Map(types.rows.map((item) => [item.type, Number(item.n)])),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+function perDay(bytes: number, ms: number): string {
+  const daily = (bytes / ms) * DAY_MS;
+  return daily >= 1e9 ? `${(daily / 1e9).toFixed(2)} GB/day` : `${(daily / 1e6).toFixed(1)} MB/day`;
+}
+
+function report(store: string, first: Sample, last: Sample): void {
+  const ms = last.timeMs - first.timeMs;
+  const seconds = ms / 1000;
+  const delta = (key: 'processBytes' | 'storeBytes' | 'journalBytes' | 'walBytes') => last[key] - first[key];
+  const rates = [...last.records]
+    .map(([type, n]) => [type, (n - (first.records.get(type) ?? 0)) / seconds] as const)
+    .filter(([, rate]) => rate > 0)
+    .sort((a, b) => b[1] - a[1]);
+  const total = rates.reduce((sum, [, rate]) => sum + rate, 0);
+  const lines = [
+    `${store}: idle for ${seconds.toFixed(0)} s after a ${WARMUP_MS / 1000} s warm-up`,
+    store === 'sqlite'
+      ? `  process wrote     ${(delta('processBytes') / seconds / 1e3).toFixed(1)} KB/s = ${perDay(delta('processBytes'), ms)}`
+      : `  cluster WAL       ${(delta('walBytes') / seconds / 1e3).toFixed(1)} KB/s = ${perDay(delta('walBytes'), ms)} (every database of the cluster)`,
+    `  store grew        ${(delta('storeBytes') / seconds / 1e3).toFixed(2)} KB/s = ${perDay(delta('storeBytes'), ms)}` +
+      ` (journal ${perDay(delta('journalBytes'), ms)})`,
+    `  journal records   ${total.toFixed(2)}/s: ${rates.map(([type, rate]) => `${type} ${rate.toFixed(2)}`).join(', ')}`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function measure(store: string, cleanups: (() => Promise<void>)[]): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bourse-idle-'));
+  cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  const databaseUrl = store === 'postgres' ? await benchDatabase(cleanups) : undefined;
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      BOURSE_DATA_DIR: dataDir,
+      ...(databaseUrl ? { BOURSE_DATABASE_URL: databaseUrl } : {}),
+      ...EXTRA_ENV,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  cleanups.unshift(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  });
+  const sample = () =>
+    databaseUrl ? postgresSample(databaseUrl, child.pid ?? 0) : sqliteSample(dataDir, child.pid ?? 0);
+  await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
+  const first = await sample();
+  await new Promise((resolve) => setTimeout(resolve, DURATION_MS));
+  report(store, first, await sample());
+}
+
+async function main(): Promise<void> {
+  for (const store of STORES) {
+    const cleanups: (() => Promise<void>)[] = [];
+    try {
+      await measure(store, cleanups);
+    } finally {
+      for (const cleanup of cleanups) await cleanup().catch(() => undefined);
+    }
+  }
+}
+
+await main();
