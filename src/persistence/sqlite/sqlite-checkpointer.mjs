@@ -6,13 +6,13 @@
 // file, the largest stall of a commit under steady load; docs/persistence.md). Plain
 // JavaScript, like the writer thread.
 //
-// Under a light load (fewer than BUSY_COMMITS commits since the last checkpoint) it waits
-// until the oldest of them is LIGHT_WAIT_MS old: an idle server's commits (the price feed's
-// and the liquidity provider's, a few a second) touch the same pages again and again (the
-// journal's last page, the candles', the orders' indexes), which are then copied into the
-// database file once instead of once per commit. Nothing else changes: a commit is durable in
-// the WAL either way, and once commits come faster it checkpoints every BUSY_INTERVAL_MS as
-// before, until a tick finds nothing new.
+// Under a light load it waits until the oldest commit not yet copied is LIGHT_WAIT_MS old: an
+// idle server's commits (the price feed's and the liquidity provider's, two or three a second)
+// touch the same pages again and again (the journal's last page, the candles', the orders'
+// indexes), which are then copied into the database file once instead of once per commit. A
+// load is busy once BUSY_COMMITS commits are waiting, and stays busy until BUSY_GAP_MS pass
+// without a commit; while busy it checkpoints as soon as a tick sees a commit, as it always
+// did. Nothing else changes: a commit is durable in the WAL either way.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
@@ -24,6 +24,7 @@ const BUSY_INTERVAL_MS = 10;
 // idle server's checkpointer woke 100 times a second for 2% of a core; backing off, about 0.2%.
 const IDLE_INTERVAL_MS = 160;
 const BUSY_COMMITS = 16;
+const BUSY_GAP_MS = 1_000;
 const LIGHT_WAIT_MS = 2_000;
 
 const db = new Database(workerData.file);
@@ -31,20 +32,22 @@ db.pragma('busy_timeout = 5000');
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 // Changes whenever another connection (the writer) commits.
 const dataVersion = db.prepare('PRAGMA data_version').pluck();
-/** The writer thread's count of its commits (an Int32Array on shared memory), if it gave one. */
-const commits = workerData.commits ?? null;
-const committed = () => (commits ? Atomics.load(commits, 0) : Number.MAX_SAFE_INTEGER);
+/** The writer thread's count of its commits (an Int32Array on shared memory). */
+const commits = workerData.commits;
+const committed = () => Atomics.load(commits, 0);
 /** The data_version whose commits are all in the database file. */
 let checkpointedVersion = -1;
 /** The commit count when the last checkpoint started. */
 let committedAtCheckpoint = committed();
 /** When a commit not yet checkpointed was first seen (null: none). */
 let pendingSinceMs = null;
-/** Checkpointing every tick while commits keep coming. */
+let lastVersion = -1;
+let lastChangeMs = 0;
+/** Checkpointing as soon as a tick sees a commit, while commits keep coming. */
 let busy = false;
 let intervalMs = BUSY_INTERVAL_MS;
 
-/** Whether the commits not yet checkpointed are due: many of them, or the oldest old enough. */
+/** Whether the commits not yet checkpointed are due: a busy load, or the oldest old enough. */
 function due(nowMs) {
   if (busy || committed() - committedAtCheckpoint >= BUSY_COMMITS) return (busy = true);
   return nowMs - pendingSinceMs >= LIGHT_WAIT_MS;
@@ -64,11 +67,13 @@ function tick() {
   try {
     const version = dataVersion.get();
     const nowMs = Date.now();
-    if (version === checkpointedVersion) {
-      busy = false;
-      pendingSinceMs = null;
+    if (version !== lastVersion) {
+      lastVersion = version;
+      lastChangeMs = nowMs;
     }
-    pendingSinceMs ??= version === checkpointedVersion ? null : nowMs;
+    if (busy && nowMs - lastChangeMs >= BUSY_GAP_MS) busy = false;
+    if (version === checkpointedVersion) pendingSinceMs = null;
+    else pendingSinceMs ??= nowMs;
     if (pendingSinceMs !== null && due(nowMs)) {
       intervalMs = BUSY_INTERVAL_MS;
       checkpointNow(version);
