@@ -8,6 +8,7 @@ import { parseFeedConfig } from './market/feed-config.ts';
 import type { MarketConfig } from './market/index.ts';
 import { parseLiquidityConfig } from './market/liquidity.ts';
 import { parseWsConfig, type WsConfig } from './api/ws/config.ts';
+import { parseRetention, type RetentionPolicy } from './persistence/retention.ts';
 
 export interface Config {
   host: string;
@@ -22,6 +23,8 @@ export interface Config {
   rateLimits: RateLimitConfig;
   enforceAccountMode: boolean;
   snapshotEvery: number;
+  /** Snapshots and journal kept once a snapshot is saved (BOURSE_JOURNAL_RETAIN_*). */
+  journalRetention: RetentionPolicy;
   trustProxy: boolean;
   seedDemo: boolean;
   /** postgres://… selects the PostgreSQL store; unset, the SQLite file in dataDir. */
@@ -92,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: parseRateLimitConfig(env.BOURSE_RATE_LIMITS),
     enforceAccountMode: flag(env.BOURSE_ENFORCE_ACCOUNT_MODE, false, 'BOURSE_ENFORCE_ACCOUNT_MODE'),
     snapshotEvery: integer(env.BOURSE_SNAPSHOT_EVERY, 100_000, 'BOURSE_SNAPSHOT_EVERY'),
+    journalRetention: parseRetention(env),
     trustProxy: flag(env.BOURSE_TRUST_PROXY, false, 'BOURSE_TRUST_PROXY'),
     seedDemo: flag(env.BOURSE_SEED_DEMO, true, 'BOURSE_SEED_DEMO'),
     databaseUrl: databaseUrl(env.BOURSE_DATABASE_URL),

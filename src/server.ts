@@ -91,6 +91,7 @@ export async function startServer(config: Config, logSink: LogSink | null = null
     databaseUrl: config.databaseUrl,
     sqliteWriter: config.sqliteWriter,
     onError: onStoreError,
+    retention: config.journalRetention,
   });
   if (store.kind === 'postgres') {
     // Advice only: a server that cannot say still starts (its next failure is the store's).

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import type { Store } from '../ports/store.ts';
 import { openPostgresStore, type PostgresStore } from './postgres/postgres-store.ts';
+import type { RetentionPolicy } from './retention.ts';
 import { openSqliteStore, type SqliteStore } from './sqlite/sqlite-store.ts';
 
 export type AnyStore = SqliteStore | PostgresStore;
@@ -15,6 +16,8 @@ export interface StoreSettings {
   /** SQLite: writes in a writer thread (default) or inline on the event loop. */
   sqliteWriter?: 'thread' | 'inline';
   onError?: (error: unknown) => void;
+  /** What a saved snapshot lets go of (persistence/retention.ts). */
+  retention?: RetentionPolicy;
 }
 
 export function sqliteFileOf(dataDir: string): string {
@@ -23,7 +26,13 @@ export function sqliteFileOf(dataDir: string): string {
 
 export async function openStore(settings: StoreSettings): Promise<AnyStore & Store> {
   if (settings.databaseUrl) {
-    return openPostgresStore(settings.databaseUrl, settings.onError ? { onError: settings.onError } : {});
+    return openPostgresStore(settings.databaseUrl, {
+      ...(settings.onError ? { onError: settings.onError } : {}),
+      ...(settings.retention ? { retention: settings.retention } : {}),
+    });
   }
-  return openSqliteStore(sqliteFileOf(settings.dataDir), { writer: settings.sqliteWriter ?? 'thread' });
+  return openSqliteStore(sqliteFileOf(settings.dataDir), {
+    writer: settings.sqliteWriter ?? 'thread',
+    ...(settings.retention ? { retention: settings.retention } : {}),
+  });
 }

@@ -11,6 +11,7 @@ import { databaseFor, postgresTests } from '../persistence/postgres-test-databas
 import { openSqliteStore } from '../../src/persistence/sqlite/sqlite-store.ts';
 import { makeTempDir, removeDir } from '../support/server.ts';
 import { brokerageContract } from './brokerage.contract.ts';
+import { retentionContract } from './retention.contract.ts';
 import { dumpTables, storeContract, type ContractTest, type StoreHarness } from './store.contract.ts';
 import { tradingWorkload } from './store-workload.ts';
 
@@ -28,7 +29,7 @@ const harness: StoreHarness = {
       }
     };
     return {
-      open: () => openPostgresStore(database.url),
+      open: (options = {}) => openPostgresStore(database.url, options),
       async openForPlans() {
         // Tables this small are cheaper to scan; the test asks which index the planner
         // would use, as it does once the tables are large.
@@ -91,4 +92,5 @@ await postgresTests('store contract tests', [
   ...storeContract(harness),
   sameRows,
   ...brokerageContract(harness),
+  ...retentionContract(harness),
 ]);

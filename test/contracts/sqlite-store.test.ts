@@ -6,6 +6,7 @@ import { openSqliteStore } from '../../src/persistence/sqlite/sqlite-store.ts';
 import type { WriterMode } from '../../src/persistence/sqlite/sqlite-writer.ts';
 import { makeTempDir, removeDir } from '../support/server.ts';
 import { brokerageContract } from './brokerage.contract.ts';
+import { retentionContract } from './retention.contract.ts';
 import { storeContract, type StoreHarness } from './store.contract.ts';
 
 const harness = (writer: WriterMode): StoreHarness => ({
@@ -15,7 +16,7 @@ const harness = (writer: WriterMode): StoreHarness => ({
     t.after(() => removeDir(dir));
     const file = join(dir, 'bourse.db');
     return {
-      open: async () => openSqliteStore(file, { writer }),
+      open: async (options = {}) => openSqliteStore(file, { writer, ...options }),
       openForPlans: async () => openSqliteStore(file, { writer }),
       async exec(sql) {
         const db = new Database(file);
@@ -30,6 +31,10 @@ const harness = (writer: WriterMode): StoreHarness => ({
 });
 
 for (const writer of ['thread', 'inline'] as const) {
-  const tests = [...storeContract(harness(writer)), ...brokerageContract(harness(writer))];
+  const tests = [
+    ...storeContract(harness(writer)),
+    ...brokerageContract(harness(writer)),
+    ...retentionContract(harness(writer)),
+  ];
   for (const { name, options, body } of tests) test(name, options ?? {}, body);
 }

@@ -21,6 +21,13 @@ import type { JournalEntry, Snapshot, Store } from '../../ports/store.ts';
 import { lastJournalRecord, rowsOfEntries, type JournalMark } from '../journal-record.ts';
 import { readJournalInThread } from '../journal-reader-thread.ts';
 import { pendingMigrations } from '../migrations.ts';
+import {
+  DEFAULT_RETENTION,
+  pruneJournal,
+  RETENTION_SQL,
+  sqlPruning,
+  type RetentionPolicy,
+} from '../retention.ts';
 import type { Sql } from '../queries.ts';
 import { ddl } from '../schema.ts';
 import { sqlReads, type Row } from '../sql-reads.ts';
@@ -36,6 +43,8 @@ export interface PostgresStoreOptions {
   connectTimeoutMs?: number;
   /** Errors of idle connections (they are dropped and replaced on next use). */
   onError?: (error: unknown) => void;
+  /** What a saved snapshot lets go of (persistence/retention.ts); DEFAULT_RETENTION if unset. */
+  retention?: RetentionPolicy;
 }
 
 export interface PostgresStore extends Store {
@@ -189,6 +198,13 @@ export async function openPostgresStore(
   const all = async (sql: Sql): Promise<Row[]> =>
     (await run(reader, { text: numbered(sql.text), values: sql.params })).rows;
   let closed = false;
+  const retention = options.retention ?? DEFAULT_RETENTION;
+  // Reads on the writer's pool too: each sees the statement before it committed.
+  const onWriter = async (text: string, params: unknown[]) =>
+    (await run(writer, { text: numbered(text), values: params })).rows;
+  const pruning = sqlPruning(onWriter, async (text, params) => {
+    await onWriter(text, params);
+  });
 
   return {
     kind: 'postgres',
@@ -251,14 +267,16 @@ export async function openPostgresStore(
       try {
         await run(writer, {
           text:
-            'WITH saved AS (INSERT INTO snapshots (seq, time_ms, body) VALUES ($1, $2, $3) ' +
-            'ON CONFLICT (seq) DO UPDATE SET time_ms = EXCLUDED.time_ms, body = EXCLUDED.body) ' +
-            'DELETE FROM snapshots WHERE seq < $1',
+            'INSERT INTO snapshots (seq, time_ms, body) VALUES ($1, $2, $3) ' +
+            'ON CONFLICT (seq) DO UPDATE SET time_ms = EXCLUDED.time_ms, body = EXCLUDED.body',
           values,
         });
       } finally {
         forget(values);
       }
+      const keep = Math.max(1, retention.snapshots);
+      await run(writer, { text: numbered(RETENTION_SQL.trimSnapshots), values: [keep - 1] });
+      await pruneJournal(pruning, retention);
     },
     // Reads (bills, orders, fills, …) are shared with SQLite: add new ones in sql-reads.ts.
     ...sqlReads(all),
