@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { BACKUP_USAGE, runBackupCli } from './backup-cli.ts';
 
 export const USAGE = `usage: bourse-admin <command> [arguments] [--url URL] [--token TOKEN] [--data-dir DIR]
 
@@ -30,6 +31,7 @@ export const USAGE = `usage: bourse-admin <command> [arguments] [--url URL] [--t
   agents get UID
   agents add-customer AGENT_UID CUSTOMER_UID
   kyc set UID passed|not_passed
+${BACKUP_USAGE}
 
 Lists (--permissions, --ip, supportMarginCoins=) are comma-separated.
 The server and token come from --url/BOURSE_URL and --token/BOURSE_OPERATOR_TOKEN, or from
@@ -290,6 +292,8 @@ export function target(options: Options, env: NodeJS.ProcessEnv): { url: string;
 }
 
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+  // backup and restore work on the store itself, not through the operator API.
+  if (argv[0] === 'backup' || argv[0] === 'restore') return runBackupCli(argv, env, io);
   let call: Call;
   let server: { url: string; token: string };
   try {

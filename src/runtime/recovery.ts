@@ -20,7 +20,10 @@ export interface Recovered {
   snapshotSeq: number;
 }
 
-export async function recover(store: Store): Promise<Recovered> {
+/** What recovery reads: a store, or a backup's files (persistence/backup/backup-recovery.ts). */
+export type RecoverySource = Pick<Store, 'latestSnapshot' | 'journalAfter'>;
+
+export async function recover(store: RecoverySource): Promise<Recovered> {
   const snapshot = await store.latestSnapshot();
   const exchange = new Exchange(snapshot ? decode<EngineState>(snapshot.body) : undefined);
   const snapshotSeq = snapshot?.seq ?? 0;

@@ -63,7 +63,7 @@ const APPENDS_IN_FLIGHT = 4;
 const MIGRATION_LOCK = 0x626f7572; // 'bour'
 
 /** BIGINT columns come back as numbers, as SQLite's INTEGER does (every value is below 2^53). */
-const types = {
+export const pgTypes = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === pg.types.builtins.INT8) return (value: string) => Number(value);
     return pg.types.getTypeParser(oid, format as 'text');
@@ -148,7 +148,7 @@ export async function openPostgresStore(
     application_name: 'bourse',
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     keepAlive: true,
-    types,
+    types: pgTypes,
   };
   const writer = new pg.Pool({ ...base, max: 1 });
   const reader = new pg.Pool({ ...base, max: options.readConnections ?? 4 });
