@@ -13,10 +13,18 @@
  *
  * Settings: BENCH_STORES (sqlite,postgres), BENCH_WARMUP_MS (30000), BENCH_DURATION_MS
  * (180000), BENCH_POSTGRES_URL (admin URL; a database is made and dropped), BENCH_ENV (extra
- * server settings, `NAME=value,…`, e.g. `BOURSE_SNAPSHOT_EVERY=2000`).
+ * server settings, `NAME=value,…`, e.g. `BOURSE_SNAPSHOT_EVERY=2000`),
+ * BENCH_POSTGRES_DATA_DIR (the data directory of the PostgreSQL at BENCH_POSTGRES_URL, readable
+ * here: then the bytes its processes wrote are reported too, /proc/<pid>/io of the postmaster
+ * and its children). For PostgreSQL figures of bourse alone, give it a cluster of its own:
+ *
+ *   su postgres -c "initdb -D /tmp/pg/data -A trust" && su postgres -c "pg_ctl -D /tmp/pg/data \
+ *     -o '-p 55432 -c listen_addresses=127.0.0.1' -l /tmp/pg/log start"
+ *   BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:55432/postgres \
+ *     BENCH_POSTGRES_DATA_DIR=/tmp/pg/data npm run bench:idle
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -42,12 +50,33 @@ interface Sample {
   journalBytes: number;
   /** PostgreSQL: the cluster's WAL position in bytes. */
   walBytes: number;
-  records: Map<string, number>;
+  lastSeq: number;
+  /** Records the journal holds (fewer than lastSeq once retention has pruned it). */
+  journalRows: number;
+  /** Records after `since` by command type (the first sample's lastSeq; empty in the first). */
+  types: Map<string, number>;
 }
 
 function processWriteBytes(pid: number): number {
   const line = /write_bytes: (\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
   return Number(line?.[1] ?? 0);
+}
+
+/** The bytes a PostgreSQL cluster's processes wrote (its postmaster and the children alive now). */
+function clusterWriteBytes(dataDir: string | undefined): number {
+  if (!dataDir) return 0;
+  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let bytes = processWriteBytes(postmaster);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const parent = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1]);
+      if (parent === postmaster) bytes += processWriteBytes(Number(entry));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return bytes;
 }
 
 function sizeOf(file: string): number {
@@ -58,29 +87,36 @@ function sizeOf(file: string): number {
   }
 }
 
-async function sqliteSample(dataDir: string, pid: number): Promise<Sample> {
+async function sqliteSample(dataDir: string, pid: number, since: number | null): Promise<Sample> {
   const file = join(dataDir, 'bourse.db');
   const db = new Database(file, { readonly: true });
   try {
     const journal = db.prepare("SELECT COALESCE(SUM(pgsize), 0) AS bytes FROM dbstat WHERE name = 'journal'");
-    const types = db.prepare('SELECT type, COUNT(*) AS n FROM journal GROUP BY type').all() as {
-      type: string;
+    const types = (
+      since === null
+        ? []
+        : db.prepare('SELECT type, COUNT(*) AS n FROM journal WHERE seq > ? GROUP BY type').all(since)
+    ) as { type: string; n: number }[];
+    const counts = db.prepare('SELECT COALESCE(MAX(seq), 0) AS last, COUNT(*) AS n FROM journal').get() as {
+      last: number;
       n: number;
-    }[];
+    };
     return {
       timeMs: Date.now(),
       processBytes: processWriteBytes(pid),
       storeBytes: sizeOf(file),
       journalBytes: (journal.get() as { bytes: number }).bytes,
       walBytes: 0,
-      records: new Map(types.map((row) => [row.type, row.n])),
+      lastSeq: counts.last,
+      journalRows: counts.n,
+      types: new Map(types.map((row) => [row.type, row.n])),
     };
   } finally {
     db.close();
   }
 }
 
-async function postgresSample(url: string, pid: number): Promise<Sample> {
+async function postgresSample(url: string, since: number | null): Promise<Sample> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -88,17 +124,26 @@ async function postgresSample(url: string, pid: number): Promise<Sample> {
       "SELECT pg_database_size(current_database()) AS store, pg_total_relation_size('journal') AS journal, " +
         "pg_current_wal_lsn() - '0/0' AS wal",
     );
-    const types = await client.query<{ type: string; n: string }>(
-      'SELECT type, COUNT(*) AS n FROM journal GROUP BY type',
+    const types =
+      since === null
+        ? { rows: [] }
+        : await client.query<{ type: string; n: string }>(
+            'SELECT type, COUNT(*) AS n FROM journal WHERE seq > $1 GROUP BY type',
+            [since],
+          );
+    const counts = await client.query<{ last: string; n: string }>(
+      'SELECT COALESCE(MAX(seq), 0) AS last, COUNT(*) AS n FROM journal',
     );
     const row = size.rows[0];
     return {
       timeMs: Date.now(),
-      processBytes: processWriteBytes(pid),
+      processBytes: clusterWriteBytes(process.env.BENCH_POSTGRES_DATA_DIR),
       storeBytes: Number(row?.store ?? 0),
       journalBytes: Number(row?.journal ?? 0),
       walBytes: Number(row?.wal ?? 0),
-      records: new Map(types.rows.map((item) => [item.type, Number(item.n)])),
+      lastSeq: Number(counts.rows[0]?.last ?? 0),
+      journalRows: Number(counts.rows[0]?.n ?? 0),
+      types: new Map(types.rows.map((item) => [item.type, Number(item.n)])),
     };
   } finally {
     await client.end();
@@ -114,19 +159,22 @@ function report(store: string, first: Sample, last: Sample): void {
   const ms = last.timeMs - first.timeMs;
   const seconds = ms / 1000;
   const delta = (key: 'processBytes' | 'storeBytes' | 'journalBytes' | 'walBytes') => last[key] - first[key];
-  const rates = [...last.records]
-    .map(([type, n]) => [type, (n - (first.records.get(type) ?? 0)) / seconds] as const)
-    .filter(([, rate]) => rate > 0)
-    .sort((a, b) => b[1] - a[1]);
-  const total = rates.reduce((sum, [, rate]) => sum + rate, 0);
+  const rates = [...last.types].map(([type, n]) => [type, n / seconds] as const).sort((a, b) => b[1] - a[1]);
+  const total = (last.lastSeq - first.lastSeq) / seconds;
   const lines = [
     `${store}: idle for ${seconds.toFixed(0)} s after a ${WARMUP_MS / 1000} s warm-up`,
     store === 'sqlite'
       ? `  process wrote     ${(delta('processBytes') / seconds / 1e3).toFixed(1)} KB/s = ${perDay(delta('processBytes'), ms)}`
-      : `  cluster WAL       ${(delta('walBytes') / seconds / 1e3).toFixed(1)} KB/s = ${perDay(delta('walBytes'), ms)} (every database of the cluster)`,
+      : `  cluster WAL       ${(delta('walBytes') / seconds / 1e3).toFixed(1)} KB/s = ${perDay(delta('walBytes'), ms)} (every database of the cluster)` +
+        (process.env.BENCH_POSTGRES_DATA_DIR
+          ? `\n  cluster wrote     ${(delta('processBytes') / seconds / 1e3).toFixed(1)} KB/s = ${perDay(delta('processBytes'), ms)} (its processes)`
+          : ''),
     `  store grew        ${(delta('storeBytes') / seconds / 1e3).toFixed(2)} KB/s = ${perDay(delta('storeBytes'), ms)}` +
       ` (journal ${perDay(delta('journalBytes'), ms)})`,
-    `  journal records   ${total.toFixed(2)}/s: ${rates.map(([type, rate]) => `${type} ${rate.toFixed(2)}`).join(', ')}`,
+    `  journal records   ${total.toFixed(2)}/s: ${rates.map(([type, rate]) => `${type} ${rate.toFixed(2)}`).join(', ')}` +
+      ` (by type: those the journal still holds)`,
+    `  journal holds     ${last.journalRows} records at the end (${first.journalRows} at the start), ` +
+      `${(last.journalBytes / 1e6).toFixed(1)} MB; store ${(last.storeBytes / 1e6).toFixed(1)} MB`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
@@ -153,12 +201,12 @@ async function measure(store: string, cleanups: (() => Promise<void>)[]): Promis
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   });
-  const sample = () =>
-    databaseUrl ? postgresSample(databaseUrl, child.pid ?? 0) : sqliteSample(dataDir, child.pid ?? 0);
+  const sample = (since: number | null) =>
+    databaseUrl ? postgresSample(databaseUrl, since) : sqliteSample(dataDir, child.pid ?? 0, since);
   await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
-  const first = await sample();
+  const first = await sample(null);
   await new Promise((resolve) => setTimeout(resolve, DURATION_MS));
-  report(store, first, await sample());
+  report(store, first, await sample(first.lastSeq));
 }
 
 async function main(): Promise<void> {

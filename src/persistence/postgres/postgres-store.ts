@@ -277,6 +277,9 @@ export async function openPostgresStore(
       const keep = Math.max(1, retention.snapshots);
       await run(writer, { text: numbered(RETENTION_SQL.trimSnapshots), values: [keep - 1] });
       await pruneJournal(pruning, retention);
+      // The deleted rows' space is reused once vacuumed: done here, not left to autovacuum,
+      // which may be off (or slow to come), so that the journal stays bounded either way.
+      await run(writer, { text: 'VACUUM journal, snapshots' });
     },
     // Reads (bills, orders, fills, …) are shared with SQLite: add new ones in sql-reads.ts.
     ...sqlReads(all),
