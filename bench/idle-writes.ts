@@ -3,13 +3,19 @@
  * and liquidity provider on, demo account seeded, `src/main.ts` as `npm start` runs it) on a
  * fresh store, left alone. After BENCH_WARMUP_MS it samples for BENCH_DURATION_MS and prints,
  * extrapolated to a day:
- * - SQLite: the bytes the server process wrote (/proc/<pid>/io `write_bytes`: WAL, database
- *   file and every thread of the process) and the growth of the database file, split into the
- *   journal and the rest (dbstat);
+ * - SQLite: the bytes the server process wrote (/proc/<pid>/io, every thread: `wchar`, the
+ *   bytes of its write calls, and `write_bytes`, what the kernel counted as written to storage)
+ *   and the growth of the database file, split into the journal and the rest (dbstat);
  * - PostgreSQL: the database's growth (`pg_database_size`), the journal's share, and the WAL
  *   the cluster wrote meanwhile (`pg_current_wal_lsn`; cluster-wide, so an upper bound when
  *   other databases are busy);
  * - both: journal records per second by command type.
+ *
+ * `wchar` is the figure to read: on this machine's ext4, `write_bytes` counts a write into a
+ * file region written before (a recycled WAL, SQLite's WAL restarted from its beginning) many
+ * times over, e.g. 160 MiB for 1 MiB of 8 KiB writes each followed by fdatasync into a
+ * preallocated 16 MiB file. An idle server makes no socket or pipe writes of note, so for
+ * SQLite `wchar` is its file writes; for PostgreSQL it also holds the few results sent back.
  *
  * Settings: BENCH_STORES (sqlite,postgres), BENCH_WARMUP_MS (30000), BENCH_DURATION_MS
  * (180000), BENCH_POSTGRES_URL (admin URL; a database is made and dropped), BENCH_ENV (extra
@@ -44,8 +50,10 @@ const DAY_MS = 86_400_000;
 
 interface Sample {
   timeMs: number;
-  /** Bytes the server process wrote (SQLite only: PostgreSQL's writes are its server's). */
+  /** Bytes the kernel counted as written by the store's processes (write_bytes). */
   processBytes: number;
+  /** Bytes the store's processes passed to write calls (wchar: files, and pipes or sockets). */
+  writeCalls: number;
   storeBytes: number;
   journalBytes: number;
   /** PostgreSQL: the cluster's WAL position in bytes. */
@@ -57,26 +65,40 @@ interface Sample {
   types: Map<string, number>;
 }
 
-function processWriteBytes(pid: number): number {
-  const line = /write_bytes: (\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
-  return Number(line?.[1] ?? 0);
+interface ProcessIo {
+  writeBytes: number;
+  wchar: number;
 }
 
-/** The bytes a PostgreSQL cluster's processes wrote (its postmaster and the children alive now). */
-function clusterWriteBytes(dataDir: string | undefined): number {
-  if (!dataDir) return 0;
+function processIo(pid: number): ProcessIo {
+  const text = readFileSync(`/proc/${pid}/io`, 'utf8');
+  return {
+    writeBytes: Number(/write_bytes: (\d+)/.exec(text)?.[1] ?? 0),
+    wchar: Number(/wchar: (\d+)/.exec(text)?.[1] ?? 0),
+  };
+}
+
+/** What a PostgreSQL cluster's processes wrote (its postmaster and the children alive now). */
+function clusterIo(dataDir: string | undefined): ProcessIo {
+  const sum = { writeBytes: 0, wchar: 0 };
+  if (!dataDir) return sum;
   const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  let bytes = processWriteBytes(postmaster);
+  const add = (pid: number) => {
+    const io = processIo(pid);
+    sum.writeBytes += io.writeBytes;
+    sum.wchar += io.wchar;
+  };
+  add(postmaster);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const parent = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1]);
-      if (parent === postmaster) bytes += processWriteBytes(Number(entry));
+      if (parent === postmaster) add(Number(entry));
     } catch {
       // The process ended meanwhile.
     }
   }
-  return bytes;
+  return sum;
 }
 
 function sizeOf(file: string): number {
@@ -103,7 +125,8 @@ async function sqliteSample(dataDir: string, pid: number, since: number | null):
     };
     return {
       timeMs: Date.now(),
-      processBytes: processWriteBytes(pid),
+      processBytes: processIo(pid).writeBytes,
+      writeCalls: processIo(pid).wchar,
       storeBytes: sizeOf(file),
       journalBytes: (journal.get() as { bytes: number }).bytes,
       walBytes: 0,
@@ -137,7 +160,9 @@ async function postgresSample(url: string, since: number | null): Promise<Sample
     const row = size.rows[0];
     return {
       timeMs: Date.now(),
-      processBytes: clusterWriteBytes(process.env.BENCH_POSTGRES_DATA_DIR),
+      ...((io) => ({ processBytes: io.writeBytes, writeCalls: io.wchar }))(
+        clusterIo(process.env.BENCH_POSTGRES_DATA_DIR),
+      ),
       storeBytes: Number(row?.store ?? 0),
       journalBytes: Number(row?.journal ?? 0),
       walBytes: Number(row?.wal ?? 0),
@@ -158,16 +183,19 @@ function perDay(bytes: number, ms: number): string {
 function report(store: string, first: Sample, last: Sample): void {
   const ms = last.timeMs - first.timeMs;
   const seconds = ms / 1000;
-  const delta = (key: 'processBytes' | 'storeBytes' | 'journalBytes' | 'walBytes') => last[key] - first[key];
+  const delta = (key: 'processBytes' | 'writeCalls' | 'storeBytes' | 'journalBytes' | 'walBytes') =>
+    last[key] - first[key];
+  const rate = (key: 'processBytes' | 'writeCalls' | 'walBytes') =>
+    `${(delta(key) / seconds / 1e3).toFixed(1)} KB/s = ${perDay(delta(key), ms)}`;
   const rates = [...last.types].map(([type, n]) => [type, n / seconds] as const).sort((a, b) => b[1] - a[1]);
   const total = (last.lastSeq - first.lastSeq) / seconds;
   const lines = [
     `${store}: idle for ${seconds.toFixed(0)} s after a ${WARMUP_MS / 1000} s warm-up`,
     store === 'sqlite'
-      ? `  process wrote     ${(delta('processBytes') / seconds / 1e3).toFixed(1)} KB/s = ${perDay(delta('processBytes'), ms)}`
-      : `  cluster WAL       ${(delta('walBytes') / seconds / 1e3).toFixed(1)} KB/s = ${perDay(delta('walBytes'), ms)} (every database of the cluster)` +
+      ? `  process wrote     ${rate('writeCalls')} in write calls; write_bytes ${rate('processBytes')}`
+      : `  cluster WAL       ${rate('walBytes')} (every database of the cluster)` +
         (process.env.BENCH_POSTGRES_DATA_DIR
-          ? `\n  cluster wrote     ${(delta('processBytes') / seconds / 1e3).toFixed(1)} KB/s = ${perDay(delta('processBytes'), ms)} (its processes)`
+          ? `\n  cluster wrote     ${rate('writeCalls')} in write calls; write_bytes ${rate('processBytes')}`
           : ''),
     `  store grew        ${(delta('storeBytes') / seconds / 1e3).toFixed(2)} KB/s = ${perDay(delta('storeBytes'), ms)}` +
       ` (journal ${perDay(delta('journalBytes'), ms)})`,
