@@ -64,6 +64,8 @@ async function oneRun(): Promise<Run> {
       BOURSE_CLOCK: 'simulated',
       BOURSE_CLOCK_START: '2026-11-02T00:00:00Z',
       BOURSE_LOG: 'off',
+      // The engine replays the whole journal afterwards: keep all of it.
+      BOURSE_JOURNAL_RETAIN_HOURS: 'all',
     });
     const server = await startServer(config, null);
     const started = performance.now();

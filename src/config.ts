@@ -14,6 +14,7 @@ import type { PositionMode } from './domain/position.ts';
 import { parseDemoCredentials, type DemoCredentials } from './demo-credentials.ts';
 import { parseMetricsSettings, type MetricsSettings } from './api/health-routes.ts';
 import { parseConvertSettings, type ConvertSettings } from './api/routes/convert-settings.ts';
+import { parseRetention, type RetentionPolicy } from './persistence/retention.ts';
 
 export interface Config {
   host: string;
@@ -30,6 +31,8 @@ export interface Config {
   /** The futures position mode new accounts start in (BOURSE_POSITION_MODE; the venue's: hedge). */
   positionMode: PositionMode;
   snapshotEvery: number;
+  /** Snapshots and journal kept once a snapshot is saved (BOURSE_JOURNAL_RETAIN_*). */
+  journalRetention: RetentionPolicy;
   trustProxy: boolean;
   seedDemo: boolean;
   /** Fixed demo key, secret and passphrase (BOURSE_DEMO_*); undefined: random ones. */
@@ -118,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     enforceAccountMode: flag(env.BOURSE_ENFORCE_ACCOUNT_MODE, false, 'BOURSE_ENFORCE_ACCOUNT_MODE'),
     positionMode: positionMode(env.BOURSE_POSITION_MODE),
     snapshotEvery: integer(env.BOURSE_SNAPSHOT_EVERY, 100_000, 'BOURSE_SNAPSHOT_EVERY'),
+    journalRetention: parseRetention(env),
     trustProxy: flag(env.BOURSE_TRUST_PROXY, false, 'BOURSE_TRUST_PROXY'),
     seedDemo,
     demoCredentials: parseDemoCredentials(env, seedDemo),

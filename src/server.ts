@@ -125,6 +125,7 @@ async function openRecovered(
     databaseUrl: config.databaseUrl,
     sqliteWriter: config.sqliteWriter,
     onError: onStoreError,
+    retention: config.journalRetention,
   });
   taken.push(() => store.close());
   if (store.kind === 'postgres') {

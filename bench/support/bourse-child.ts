@@ -28,6 +28,8 @@ export interface Trader {
 
 export interface BourseChild {
   port: number;
+  /** Its data directory (removed by stop). */
+  dataDir: string;
   url: string;
   trader: Trader;
   process: ChildProcess;
@@ -175,6 +177,7 @@ export async function startBourseChild(
   const key = await operator<Trader>(url, 'POST', `/admin/v1/accounts/${uid}/api-keys`, {});
   return {
     port,
+    dataDir,
     url,
     trader: { uid, apiKey: key.apiKey, secretKey: key.secretKey, passphrase: key.passphrase },
     process: child,

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { callFor } from './cli-calls.ts';
 import { OPTIONS, text, UsageError, type Call, type Options } from './cli-options.ts';
+import { BACKUP_USAGE, runBackupCli } from './backup-cli.ts';
 
 export const USAGE = `usage: bourse-admin <command> [arguments] [--url URL] [--token TOKEN] [--data-dir DIR]
 
@@ -43,6 +44,7 @@ export const USAGE = `usage: bourse-admin <command> [arguments] [--url URL] [--t
   agents add-customer AGENT_UID CUSTOMER_UID
   kyc set UID passed|not_passed
   reset --yes                     back to the first-start state (deletes every account and order)
+${BACKUP_USAGE}
 
 Lists (--permissions, --ip, supportMarginCoins=) are comma-separated.
 The server and token come from --url/BOURSE_URL and --token/BOURSE_OPERATOR_TOKEN, or from
@@ -74,6 +76,8 @@ export function target(options: Options, env: NodeJS.ProcessEnv): { url: string;
 }
 
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+  // backup and restore work on the store itself, not through the operator API.
+  if (argv[0] === 'backup' || argv[0] === 'restore') return runBackupCli(argv, env, io);
   let call: Call;
   let server: { url: string; token: string };
   try {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createPrivateFile, tightenToPrivate } from '../security/private-files.ts';
 import type { Store } from '../ports/store.ts';
 import { openPostgresStore, type PostgresStore } from './postgres/postgres-store.ts';
+import type { RetentionPolicy } from './retention.ts';
 import { openSqliteStore, type SqliteStore } from './sqlite/sqlite-store.ts';
 
 export type AnyStore = SqliteStore | PostgresStore;
@@ -20,6 +21,8 @@ export interface StoreSettings {
   /** SQLite: writes in a writer thread (default) or inline on the event loop. */
   sqliteWriter?: 'thread' | 'inline';
   onError?: (error: unknown) => void;
+  /** What a saved snapshot lets go of (persistence/retention.ts). */
+  retention?: RetentionPolicy;
 }
 
 export function sqliteFileOf(dataDir: string): string {
@@ -28,10 +31,16 @@ export function sqliteFileOf(dataDir: string): string {
 
 export async function openStore(settings: StoreSettings): Promise<AnyStore & Store> {
   if (settings.databaseUrl) {
-    return openPostgresStore(settings.databaseUrl, settings.onError ? { onError: settings.onError } : {});
+    return openPostgresStore(settings.databaseUrl, {
+      ...(settings.onError ? { onError: settings.onError } : {}),
+      ...(settings.retention ? { retention: settings.retention } : {}),
+    });
   }
   const file = sqliteFileOf(settings.dataDir);
   createPrivateFile(file);
   for (const path of [file, `${file}-wal`, `${file}-shm`]) tightenToPrivate(path);
-  return openSqliteStore(file, { writer: settings.sqliteWriter ?? 'thread' });
+  return openSqliteStore(file, {
+    writer: settings.sqliteWriter ?? 'thread',
+    ...(settings.retention ? { retention: settings.retention } : {}),
+  });
 }

@@ -321,6 +321,11 @@ export interface Store {
   readonly pendingWrites?: number;
   /** Lets appends through again after a failed one (the sequencer calls it before it rebuilds). */
   resume?(): Promise<void>;
+  /**
+   * Saves a snapshot, then lets go of older snapshots and journal records as far as the
+   * store's retention policy allows (persistence/retention.ts): never the newest snapshot nor
+   * a record at or after it, which recovery needs.
+   */
   saveSnapshot(snapshot: Snapshot): Promise<void>;
   /**
    * Replaces everything the store holds (journal, snapshots, every projection) with `entries`,

@@ -27,6 +27,9 @@ export interface Recovered {
   snapshotSeq: number;
 }
 
+/** What recovery reads: a store, or a backup's files (persistence/backup/backup-recovery.ts). */
+export type RecoverySource = Pick<Store, 'latestSnapshot' | 'journalAfter'> & Partial<Pick<Store, 'lastSeq'>>;
+
 export interface RecoveryProgress {
   phase: 'start' | 'replaying' | 'done';
   snapshotSeq: number;
@@ -64,13 +67,13 @@ function progressOf(
   return { phase, snapshotSeq, replayed, total, elapsedMs, entriesPerSecond, remainingMs };
 }
 
-export async function recover(store: Store, options: RecoveryOptions = {}): Promise<Recovered> {
+export async function recover(store: RecoverySource, options: RecoveryOptions = {}): Promise<Recovered> {
   const startedMs = performance.now();
   const snapshot = await store.latestSnapshot();
   const exchange = new Exchange(snapshot ? decode<EngineState>(snapshot.body) : undefined);
   const snapshotSeq = snapshot?.seq ?? 0;
   const report = options.onProgress;
-  const total = report ? Math.max(0, (await store.lastSeq()) - snapshotSeq) : 0;
+  const total = report && store.lastSeq ? Math.max(0, (await store.lastSeq()) - snapshotSeq) : 0;
   const everyMs = options.progressEveryMs ?? PROGRESS_EVERY_MS;
   let reportedMs = performance.now();
   let seq = snapshotSeq;

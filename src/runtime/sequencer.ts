@@ -373,6 +373,8 @@ export class Sequencer {
     const { first, longest } = this.options.retryMs ?? { first: 50, longest: 2_000 };
     for (let attempt = 0; !this.stopped; attempt += 1) {
       try {
+        // A snapshot being saved may let go of the one recovery would load (retention).
+        if (this.snapshotting) await this.snapshotting;
         await this.store.resume?.();
         this.adopt(await recover(this.store));
         this.failed = false;

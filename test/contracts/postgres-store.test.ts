@@ -13,6 +13,7 @@ import { makeTempDir, removeDir } from '../support/server.ts';
 import { brokerageContract } from './brokerage.contract.ts';
 import { marketStatsContract } from './market-stats.contract.ts';
 import { replaceAllContract } from './replace-all.contract.ts';
+import { retentionContract } from './retention.contract.ts';
 import { dumpTables, storeContract, type ContractTest, type StoreHarness } from './store.contract.ts';
 import { tradingWorkload } from './store-workload.ts';
 import { walletContract } from './wallet.contract.ts';
@@ -31,7 +32,7 @@ const harness: StoreHarness = {
       }
     };
     return {
-      open: () => openPostgresStore(database.url),
+      open: (options = {}) => openPostgresStore(database.url, options),
       async openForPlans() {
         // Tables this small are cheaper to scan; the test asks which index the planner
         // would use, as it does once the tables are large.
@@ -97,4 +98,5 @@ await postgresTests('store contract tests', [
   ...marketStatsContract(harness),
   ...walletContract(harness),
   ...replaceAllContract(harness),
+  ...retentionContract(harness),
 ]);

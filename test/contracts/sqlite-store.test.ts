@@ -8,6 +8,7 @@ import { makeTempDir, removeDir } from '../support/server.ts';
 import { brokerageContract } from './brokerage.contract.ts';
 import { marketStatsContract } from './market-stats.contract.ts';
 import { replaceAllContract } from './replace-all.contract.ts';
+import { retentionContract } from './retention.contract.ts';
 import { storeContract, type StoreHarness } from './store.contract.ts';
 import { walletContract } from './wallet.contract.ts';
 
@@ -18,7 +19,7 @@ const harness = (writer: WriterMode): StoreHarness => ({
     t.after(() => removeDir(dir));
     const file = join(dir, 'bourse.db');
     return {
-      open: async () => openSqliteStore(file, { writer }),
+      open: async (options = {}) => openSqliteStore(file, { writer, ...options }),
       openForPlans: async () => openSqliteStore(file, { writer }),
       async exec(sql) {
         const db = new Database(file);
@@ -39,6 +40,7 @@ for (const writer of ['thread', 'inline'] as const) {
     ...marketStatsContract(harness(writer)),
     ...walletContract(harness(writer)),
     ...replaceAllContract(harness(writer)),
+    ...retentionContract(harness(writer)),
   ];
   for (const { name, options, body } of tests) test(name, options ?? {}, body);
 }

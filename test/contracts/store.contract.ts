@@ -18,6 +18,7 @@ import {
   type Sql,
 } from '../../src/persistence/queries.ts';
 import { MIGRATIONS } from '../../src/persistence/schema.ts';
+import type { RetentionPolicy } from '../../src/persistence/retention.ts';
 import type { Row } from '../../src/persistence/sql-reads.ts';
 import type { Store } from '../../src/ports/store.ts';
 import { recover } from '../../src/runtime/recovery.ts';
@@ -25,7 +26,8 @@ import { tradingWorkload } from './store-workload.ts';
 
 /** One empty store location per test. */
 export interface StoreLocation {
-  open(): Promise<AnyStore>;
+  /** Opens the store there (with a retention policy other than the default, if given). */
+  open(options?: { retention?: RetentionPolicy }): Promise<AnyStore>;
   /** Runs raw SQL (no parameters) on the location, beside any open store. */
   exec(sql: string): Promise<void>;
   /** A store whose planner prefers indexes even on small tables (PostgreSQL: seq scans off). */
@@ -273,7 +275,7 @@ export function storeContract(harness: StoreHarness): ContractTest[] {
       },
     },
     {
-      name: `saveSnapshot when a newer one is saved keeps only the latest (${kind})`,
+      name: `saveSnapshot when a newer one is saved makes it the latest (${kind})`,
       async body(t) {
         const store = await opened(t, await harness.location(t));
         await store.saveSnapshot({ seq: 3, timeMs: 30, body: '{"a":1}' });

@@ -26,6 +26,8 @@ async function killUnderLoad(t: TestContext, databaseUrl: string | undefined): P
     BOURSE_RATE_LIMITS: 'off',
     BOURSE_SEED_DEMO: 'false',
     BOURSE_SNAPSHOT_EVERY: '300',
+    // The whole journal, so that the store can be compared with a replay from scratch.
+    BOURSE_JOURNAL_RETAIN_HOURS: 'all',
     ...(databaseUrl ? { BOURSE_DATABASE_URL: databaseUrl } : {}),
   };
   const server = await spawnServer(env);

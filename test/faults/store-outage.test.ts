@@ -35,6 +35,8 @@ async function serverOn(t: TestContext, databaseUrl: string | undefined): Promis
     env: {
       BOURSE_SEED_DEMO: 'false',
       BOURSE_SNAPSHOT_EVERY: '250',
+      // The whole journal, so that the store can be compared with a replay from scratch.
+      BOURSE_JOURNAL_RETAIN_HOURS: 'all',
       BOURSE_LOG: 'off',
       ...(databaseUrl ? { BOURSE_DATABASE_URL: databaseUrl } : {}),
     },

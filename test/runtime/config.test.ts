@@ -18,6 +18,7 @@ test('loadConfig when the environment is empty gives the documented defaults', (
   assert.equal(config.trustProxy, false);
   assert.equal(config.seedDemo, true);
   assert.equal(config.snapshotEvery, 100_000);
+  assert.deepEqual(config.journalRetention, { snapshots: 2, journalAgeMs: 0 });
   assert.equal(config.databaseUrl, undefined);
   assert.deepEqual(config.rateLimits, { enabled: true, scale: 1, overrides: {} });
   assert.deepEqual(config.metrics, { enabled: true, token: undefined });

@@ -21,6 +21,13 @@ import type { JournalEntry, Snapshot, Store } from '../../ports/store.ts';
 import { lastJournalRecord, rowsOfEntries, type JournalMark } from '../journal-record.ts';
 import { readJournalInThread } from '../journal-reader-thread.ts';
 import { pendingMigrations } from '../migrations.ts';
+import {
+  DEFAULT_RETENTION,
+  pruneJournal,
+  RETENTION_SQL,
+  sqlPruning,
+  type RetentionPolicy,
+} from '../retention.ts';
 import type { Sql } from '../queries.ts';
 import { ddl, storedTableNames } from '../schema.ts';
 import { sqlReads, type Row } from '../sql-reads.ts';
@@ -36,6 +43,8 @@ export interface PostgresStoreOptions {
   connectTimeoutMs?: number;
   /** Errors of idle connections (they are dropped and replaced on next use). */
   onError?: (error: unknown) => void;
+  /** What a saved snapshot lets go of (persistence/retention.ts); DEFAULT_RETENTION if unset. */
+  retention?: RetentionPolicy;
 }
 
 export interface PostgresStore extends Store {
@@ -54,7 +63,7 @@ const APPENDS_IN_FLIGHT = 4;
 const MIGRATION_LOCK = 0x626f7572; // 'bour'
 
 /** BIGINT columns come back as numbers, as SQLite's INTEGER does (every value is below 2^53). */
-const types = {
+export const pgTypes = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === pg.types.builtins.INT8) return (value: string) => Number(value);
     return pg.types.getTypeParser(oid, format as 'text');
@@ -139,7 +148,7 @@ export async function openPostgresStore(
     application_name: 'bourse',
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     keepAlive: true,
-    types,
+    types: pgTypes,
   };
   const writer = new pg.Pool({ ...base, max: 1 });
   const reader = new pg.Pool({ ...base, max: options.readConnections ?? 4 });
@@ -191,6 +200,13 @@ export async function openPostgresStore(
   let closed = false;
   /** Appends and snapshots sent and not yet answered (metrics). */
   let pendingWrites = 0;
+  const retention = options.retention ?? DEFAULT_RETENTION;
+  // Reads on the writer's pool too: each sees the statement before it committed.
+  const onWriter = async (text: string, params: unknown[]) =>
+    (await run(writer, { text: numbered(text), values: params })).rows;
+  const pruning = sqlPruning(onWriter, async (text, params) => {
+    await onWriter(text, params);
+  });
 
   return {
     kind: 'postgres',
@@ -262,15 +278,20 @@ export async function openPostgresStore(
       try {
         await run(writer, {
           text:
-            'WITH saved AS (INSERT INTO snapshots (seq, time_ms, body) VALUES ($1, $2, $3) ' +
-            'ON CONFLICT (seq) DO UPDATE SET time_ms = EXCLUDED.time_ms, body = EXCLUDED.body) ' +
-            'DELETE FROM snapshots WHERE seq < $1',
+            'INSERT INTO snapshots (seq, time_ms, body) VALUES ($1, $2, $3) ' +
+            'ON CONFLICT (seq) DO UPDATE SET time_ms = EXCLUDED.time_ms, body = EXCLUDED.body',
           values,
         });
       } finally {
         pendingWrites -= 1;
         forget(values);
       }
+      const keep = Math.max(1, retention.snapshots);
+      await run(writer, { text: numbered(RETENTION_SQL.trimSnapshots), values: [keep - 1] });
+      await pruneJournal(pruning, retention);
+      // The deleted rows' space is reused once vacuumed: done here, not left to autovacuum,
+      // which may be off (or slow to come), so that the journal stays bounded either way.
+      await run(writer, { text: 'VACUUM journal, snapshots' });
     },
     // One transaction on the snapshot connection: TRUNCATE every table, then the entries as
     // one append. The next pipelined append checks the last of them (`lastSent`).

@@ -23,6 +23,8 @@ import { rowsOfEntries } from '../journal-record.ts';
 import { verifiedPrefix, type JournalRecord } from '../journal-pages.ts';
 import { readJournalInThread } from '../journal-reader-thread.ts';
 import { pendingMigrations } from '../migrations.ts';
+import type { Value } from '../projection.ts';
+import { DEFAULT_RETENTION, pruneJournal, sqlPruning, type RetentionPolicy } from '../retention.ts';
 import type { Sql } from '../queries.ts';
 import { sqlReads } from '../sql-reads.ts';
 import { ddl } from '../schema.ts';
@@ -61,7 +63,14 @@ const APPENDS_IN_FLIGHT = 4;
 /** Journal records per page read during recovery. */
 const JOURNAL_PAGE_ROWS = 4_096;
 
-export function openSqliteStore(file: string, options: { writer?: WriterMode } = {}): SqliteStore {
+export interface SqliteStoreOptions {
+  /** Writes in a writer thread, or inline on the store's connection (the default here). */
+  writer?: WriterMode;
+  /** What a saved snapshot lets go of (persistence/retention.ts); DEFAULT_RETENTION if unset. */
+  retention?: RetentionPolicy;
+}
+
+export function openSqliteStore(file: string, options: SqliteStoreOptions = {}): SqliteStore {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
@@ -89,6 +98,13 @@ export function openSqliteStore(file: string, options: { writer?: WriterMode } =
     }
   }
   const writer = new SqliteWriter(file, options.writer ?? 'inline', db);
+  const retention = options.retention ?? DEFAULT_RETENTION;
+  const pruning = sqlPruning(
+    async (text, params) => prepared(text).all(...params) as Record<string, unknown>[],
+    async (text, params) => {
+      await writer.run(text, params as Value[]);
+    },
+  );
 
   return {
     kind: 'sqlite',
@@ -129,7 +145,8 @@ export function openSqliteStore(file: string, options: { writer?: WriterMode } =
       await writer.write(rowsOfEntries(entries), true);
     },
     async saveSnapshot(snapshot) {
-      await writer.saveSnapshot(snapshot);
+      await writer.saveSnapshot(snapshot, retention.snapshots);
+      await pruneJournal(pruning, retention);
     },
     async replaceAll(entries) {
       await writer.replaceAll(rowsOfEntries(entries));

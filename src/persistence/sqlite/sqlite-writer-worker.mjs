@@ -21,8 +21,11 @@ db.pragma('busy_timeout = 5000');
 // bounds the WAL should the checkpointer fall behind or fail.
 const FALLBACK_CHECKPOINT_PAGES = 16_384;
 db.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
+// Transactions committed on this connection, counted for the checkpointer (it waits for a few
+// under a light load before copying their pages).
+const commits = new Int32Array(new SharedArrayBuffer(4));
 const checkpointer = new Worker(new URL('./sqlite-checkpointer.mjs', import.meta.url), {
-  workerData: { file: workerData.file },
+  workerData: { file: workerData.file, commits },
 });
 checkpointer.on('error', () => {
   // Without it the fallback checkpoint keeps the WAL bounded.
@@ -31,9 +34,13 @@ checkpointer.on('error', () => {
 const statements = new StatementSet(db);
 // Writes in one transaction (all or nothing), each its groups: [statementIndex, values[][]][],
 // in order.
-const write = db.transaction((writes) => {
+const transaction = db.transaction((writes) => {
   for (const groups of writes) for (const [index, rows] of groups) statements.run(index, rows);
 });
+function write(writes) {
+  transaction(writes);
+  Atomics.add(commits, 0, 1);
+}
 
 // Appends (writes marked `chained`) may be queued several at a time: once one fails, every
 // later one is refused unwritten until `resume`, so the journal never gets a gap.

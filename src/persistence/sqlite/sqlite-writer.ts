@@ -19,6 +19,7 @@ import type { Snapshot } from '../../ports/store.ts';
 import { RingQueue } from '../../runtime/ring-queue.ts';
 import { folded } from '../fold-rows.ts';
 import type { RowBatch, RowWrite, Target, Value } from '../projection.ts';
+import { RETENTION_SQL } from '../retention.ts';
 import { mergeAssignments, storedTableNames, tableOf } from '../schema.ts';
 import { oneRowText, StatementSet, type InsertTemplate, type StatementSpec } from './statement-set.mjs';
 
@@ -148,17 +149,22 @@ export class SqliteWriter {
     await this.request({ op: 'resume' });
   }
 
-  /** Saves a snapshot and deletes older ones, in one transaction. */
-  saveSnapshot(snapshot: Snapshot): Promise<unknown> {
+  /** Saves a snapshot and deletes those older than the newest `keep`, in one transaction. */
+  saveSnapshot(snapshot: Snapshot, keep: number): Promise<unknown> {
     const save = this.statementFor(insertTemplate('snapshots', 'upsert'));
-    const deleteOlder = this.statementFor('DELETE FROM snapshots WHERE seq < ?');
+    const trim = this.statementFor(RETENTION_SQL.trimSnapshots);
     return this.request({
       op: 'write',
       groups: [
         [save, [[snapshot.seq, snapshot.timeMs, snapshot.body]]],
-        [deleteOlder, [[snapshot.seq]]],
+        [trim, [[Math.max(1, keep) - 1]]],
       ],
     });
+  }
+
+  /** Runs one statement (text with `?` placeholders) in a transaction of its own. */
+  run(text: string, values: Value[]): Promise<unknown> {
+    return this.request({ op: 'write', groups: [[this.statementFor(text), [values]]] });
   }
 
   pragma(text: string): Promise<unknown> {

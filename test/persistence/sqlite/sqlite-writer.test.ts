@@ -131,3 +131,15 @@ test('write after the checkpointer has idled is checkpointed too', async (t) => 
     `database file ${second} bytes after the second write, ${first} after the first`,
   );
 });
+
+test('write under a light load is checkpointed once its commits have waited', async (t) => {
+  const { writer, file } = writerOnFreshFile(t);
+  const emptyBytes = statSync(file).size;
+  // Fewer commits than the checkpointer's busy count, one after another: it waits for the
+  // oldest to age (the pages they share are copied once), then copies them all.
+  for (let index = 0; index < 8; index += 1) {
+    await writer.write(journalRows(index * 100 + 1, index * 100 + 100, 300), true);
+  }
+  const size = await fileReaches(file, emptyBytes + 200_000);
+  assert.ok(size >= emptyBytes + 200_000, `database file ${size} bytes`);
+});
