@@ -249,6 +249,15 @@ export interface PositionClosed {
   };
 }
 
+/** A perpetual's funding settled at `timeMs` (its grid time) at `fundingRate` (a decimal, 0.0001 = 0.01 %). */
+export interface FundingRateSettled {
+  type: 'FundingRateSettled';
+  category: string;
+  symbol: string;
+  fundingRate: string;
+  timeMs: number;
+}
+
 /** A plan order as it stands after a command touched it (placed, modified, activated, ended). */
 export interface PlanUpdated {
   type: 'PlanUpdated';
@@ -272,4 +281,5 @@ export type EngineEvent =
   | FillRecorded
   | TradeRecorded
   | PositionClosed
+  | FundingRateSettled
   | PlanUpdated;

@@ -127,3 +127,27 @@ export function oiLimitOf(instrument: Instrument): { notionalValue: string; tota
     totalNotionalValue: String(POSITION_NOTIONAL_LIMIT * 2),
   };
 }
+
+/** An open position as the market statistics see it: who holds which side, opened how much, since when. */
+export interface OpenHolding {
+  uid: string;
+  holdSide: string;
+  /** Size opened over the position's life, a decimal string (as position history reports it). */
+  size: string;
+  openedMs: number;
+}
+
+export function openHoldingsOf(view: FuturesView, instrument: Instrument): OpenHolding[] {
+  const holdings: OpenHolding[] = [];
+  // futures: every open position of the instrument (engine state).
+  for (const position of view.state.positions.values()) {
+    if (position.category !== instrument.category || position.symbol !== instrument.symbol) continue;
+    holdings.push({
+      uid: position.uid,
+      holdSide: position.holdSide,
+      size: lotsToQuantity(instrument, position.openedLotsTotal),
+      openedMs: position.createdTimeMs,
+    });
+  }
+  return holdings;
+}

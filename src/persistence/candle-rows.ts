@@ -20,7 +20,8 @@ const RESOLUTIONS: readonly ['1m' | '1h', number][] = [
   ['1h', 3_600_000],
 ];
 
-export type CandleKind = 'market' | 'index' | 'mark';
+/** `taker_buy`: the market rows of trades whose taker bought (market-stats-rows.ts). */
+export type CandleKind = 'market' | 'index' | 'mark' | 'taker_buy';
 
 /** A non-negative decimal string as an integer scaled by 10^8, extra decimals cut; null if not a decimal. */
 export function scaledOf(text: string): bigint | null {

@@ -21,6 +21,7 @@ import {
   transferRows,
 } from './brokerage-rows.ts';
 import { barRows, candleRows } from './candle-rows.ts';
+import { fundingRateRows, positionSpanRow, takerBuyRows } from './market-stats-rows.ts';
 import { convertRows, walletRecordRows } from './wallet-rows.ts';
 import { tableOf, type Table } from './schema.ts';
 import { fillBody, orderBody } from './view-bodies.ts';
@@ -206,6 +207,7 @@ export function projectEvent(batch: RowBatch, event: EngineEvent): void {
         position.updatedTimeMs,
         JSON.stringify(position),
       ]);
+      batch.addWrite(positionSpanRow(position));
       return;
     }
     case 'TradeRecorded':
@@ -228,6 +230,7 @@ export function projectEvent(batch: RowBatch, event: EngineEvent): void {
         event.timeMs,
       ))
         batch.addWrite(write, CANDLES);
+      for (const write of takerBuyRows(event)) batch.addWrite(write, CANDLES);
       return;
     case 'PlanUpdated': {
       // plan_id, uid, client_oid, category, symbol, plan_type, status, created_ms, updated_ms, body
@@ -345,6 +348,7 @@ export function rowsOf(event: EngineEvent): RowWrite[] {
             body: JSON.stringify(position),
           },
         },
+        positionSpanRow(position),
       ];
     }
     case 'TradeRecorded':
@@ -363,6 +367,7 @@ export function rowsOf(event: EngineEvent): RowWrite[] {
           },
         },
         ...candleRows('market', event.category, event.symbol, event.price, event.quantity, event.timeMs),
+        ...takerBuyRows(event),
       ];
     case 'PlanUpdated': {
       const plan = event.plan;
@@ -389,6 +394,8 @@ export function rowsOf(event: EngineEvent): RowWrite[] {
       return candleRows('index', event.category, event.symbol, event.indexPrice, '0', event.timeMs);
     case 'IndexBarsWalked':
       return event.bars.flatMap((bar) => barRows('index', event.category, event.symbol, bar));
+    case 'FundingRateSettled':
+      return fundingRateRows(event);
     default:
       return [];
   }

@@ -14,6 +14,7 @@ import type {
   TradeRow,
 } from '../ports/store.ts';
 import type { PositionHistoryQuery, PositionHistoryRow } from '../ports/store.ts';
+import type { FundingRateQuery, FundingRateRow, PositionSpanQuery, PositionSpanRow } from '../ports/store.ts';
 import type { PlanQuery } from '../ports/store.ts';
 import type { PlanView } from '../domain/plan.ts';
 import type {
@@ -394,4 +395,44 @@ export function planSql(uid: string, reference: { planId?: string; clientOid?: s
 
 export function planOf(row: Row): PlanView {
   return JSON.parse(String(row.body)) as PlanView;
+}
+
+// Market statistics (src/market/market-stats.ts).
+
+export function fundingRatesSql(query: FundingRateQuery): Sql {
+  return {
+    text:
+      'SELECT category, symbol, funding_rate, time_ms FROM funding_rates WHERE category = ? AND symbol = ? ' +
+      'ORDER BY time_ms DESC LIMIT ? OFFSET ?',
+    params: [query.category, query.symbol, query.limit, query.offset],
+  };
+}
+
+export function fundingRateOf(row: Row): FundingRateRow {
+  return {
+    category: String(row.category),
+    symbol: String(row.symbol),
+    fundingRate: String(row.funding_rate),
+    timeMs: Number(row.time_ms),
+  };
+}
+
+export function positionSpansSql(query: PositionSpanQuery): Sql {
+  return {
+    text:
+      'SELECT position_id, uid, hold_side, size, opened_ms, closed_ms FROM position_spans ' +
+      'WHERE category = ? AND symbol = ? AND closed_ms >= ? ORDER BY closed_ms ASC',
+    params: [query.category, query.symbol, query.closedFromMs],
+  };
+}
+
+export function positionSpanOf(row: Row): PositionSpanRow {
+  return {
+    positionId: String(row.position_id),
+    uid: String(row.uid),
+    holdSide: String(row.hold_side),
+    size: String(row.size),
+    openedMs: Number(row.opened_ms),
+    closedMs: Number(row.closed_ms),
+  };
 }

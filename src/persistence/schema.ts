@@ -321,6 +321,41 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
   },
   {
+    // Market statistics (src/market/market-stats.ts, docs/market-data.md): every funding
+    // settlement of a perpetual (history-fund-rate), and the life of every closed position by
+    // symbol and close time (the long/short ratios of past periods).
+    version: 47,
+    tables: [
+      {
+        name: 'funding_rates',
+        columns: [
+          ['id', 'text'],
+          ['category', 'text'],
+          ['symbol', 'text'],
+          ['funding_rate', 'text'],
+          ['time_ms', 'integer'],
+        ],
+        primaryKey: 'id',
+        indexes: [['category', 'symbol', 'time_ms']],
+      },
+      {
+        name: 'position_spans',
+        columns: [
+          ['position_id', 'text'],
+          ['uid', 'text'],
+          ['category', 'text'],
+          ['symbol', 'text'],
+          ['hold_side', 'text'],
+          ['size', 'text'],
+          ['opened_ms', 'integer'],
+          ['closed_ms', 'integer'],
+        ],
+        primaryKey: 'position_id',
+        indexes: [['category', 'symbol', 'closed_ms']],
+      },
+    ],
+  },
+  {
     // Wallet records (docs/wallet.md): deposits and withdrawals with their chain, addresses
     // and clientOid, upserted as they settle; convert trades. Money in minor units.
     version: 60,

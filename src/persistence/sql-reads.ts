@@ -12,6 +12,8 @@ import {
   candlesSql,
   fillOf,
   fillsSql,
+  fundingRateOf,
+  fundingRatesSql,
   fundingOf,
   fundingSql,
   orderOf,
@@ -27,6 +29,8 @@ import {
   transfersSql,
   positionHistoryOf,
   positionHistorySql,
+  positionSpanOf,
+  positionSpansSql,
   planOf,
   planSql,
   plansSql,
@@ -76,6 +80,12 @@ export function sqlReads(all: (sql: Sql) => Promise<Row[]>): ReadMethods {
     },
     async trades(query) {
       return (await all(tradesSql(query))).map(tradeOf);
+    },
+    async fundingRates(query) {
+      return (await all(fundingRatesSql(query))).map(fundingRateOf);
+    },
+    async positionSpans(query) {
+      return (await all(positionSpansSql(query))).map(positionSpanOf);
     },
     async positionHistory(query) {
       return (await all(positionHistorySql(query))).map(positionHistoryOf);

@@ -125,7 +125,7 @@ export interface CandleRow {
 }
 
 export interface CandleQuery {
-  kind: 'market' | 'index' | 'mark';
+  kind: 'market' | 'index' | 'mark' | 'taker_buy';
   category: string;
   symbol: string;
   resolution: '1m' | '1h';
@@ -133,6 +133,39 @@ export interface CandleQuery {
   toMs: number;
   /** Instead of the range: the one latest candle that starts before `fromMs`. */
   before?: boolean;
+}
+
+/** A settled funding rate (table `funding_rates`). */
+export interface FundingRateRow {
+  category: string;
+  symbol: string;
+  fundingRate: string;
+  timeMs: number;
+}
+
+/** Settled rates of one perpetual, newest first. */
+export interface FundingRateQuery {
+  category: string;
+  symbol: string;
+  offset: number;
+  limit: number;
+}
+
+/** A closed position's life (table `position_spans`): `size` is what was opened over it. */
+export interface PositionSpanRow {
+  positionId: string;
+  uid: string;
+  holdSide: string;
+  size: string;
+  openedMs: number;
+  closedMs: number;
+}
+
+/** Positions of one symbol closed at or after `closedFromMs`, oldest close first. */
+export interface PositionSpanQuery {
+  category: string;
+  symbol: string;
+  closedFromMs: number;
 }
 
 export interface PositionHistoryQuery {
@@ -322,6 +355,10 @@ export interface Store {
   trades(query: TradeQuery): Promise<TradeRow[]>;
   /** Candles in time order (or the one before `fromMs`, see CandleQuery.before). */
   candles(query: CandleQuery): Promise<CandleRow[]>;
+  /** Settled funding rates of a perpetual, newest first. */
+  fundingRates(query: FundingRateQuery): Promise<FundingRateRow[]>;
+  /** The lives of a symbol's positions closed since a time, by close time. */
+  positionSpans(query: PositionSpanQuery): Promise<PositionSpanRow[]>;
   /** Closed positions, newest first. */
   positionHistory(query: PositionHistoryQuery): Promise<PositionHistoryRow[]>;
   /** Plan orders, newest first (by plan id). */

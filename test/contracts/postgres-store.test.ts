@@ -11,6 +11,7 @@ import { databaseFor, postgresTests } from '../persistence/postgres-test-databas
 import { openSqliteStore } from '../../src/persistence/sqlite/sqlite-store.ts';
 import { makeTempDir, removeDir } from '../support/server.ts';
 import { brokerageContract } from './brokerage.contract.ts';
+import { marketStatsContract } from './market-stats.contract.ts';
 import { replaceAllContract } from './replace-all.contract.ts';
 import { retentionContract } from './retention.contract.ts';
 import { dumpTables, storeContract, type ContractTest, type StoreHarness } from './store.contract.ts';
@@ -94,6 +95,7 @@ await postgresTests('store contract tests', [
   ...storeContract(harness),
   sameRows,
   ...brokerageContract(harness),
+  ...marketStatsContract(harness),
   ...walletContract(harness),
   ...replaceAllContract(harness),
   ...retentionContract(harness),

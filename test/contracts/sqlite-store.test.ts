@@ -6,6 +6,7 @@ import { openSqliteStore } from '../../src/persistence/sqlite/sqlite-store.ts';
 import type { WriterMode } from '../../src/persistence/sqlite/sqlite-writer.ts';
 import { makeTempDir, removeDir } from '../support/server.ts';
 import { brokerageContract } from './brokerage.contract.ts';
+import { marketStatsContract } from './market-stats.contract.ts';
 import { replaceAllContract } from './replace-all.contract.ts';
 import { retentionContract } from './retention.contract.ts';
 import { storeContract, type StoreHarness } from './store.contract.ts';
@@ -36,6 +37,7 @@ for (const writer of ['thread', 'inline'] as const) {
   const tests = [
     ...storeContract(harness(writer)),
     ...brokerageContract(harness(writer)),
+    ...marketStatsContract(harness(writer)),
     ...walletContract(harness(writer)),
     ...replaceAllContract(harness(writer)),
     ...retentionContract(harness(writer)),

@@ -43,7 +43,9 @@ test('docs when they link to a file link to one in the repository', () => {
 });
 
 test('docs when they cite a source cite nothing outside the repository', () => {
-  const outside = /wire\.md|venue-mechanics|endpoints\.md|api-spec|shared\/reference|\bthe spec\b|spec's/;
+  // docs/endpoints.md is this repository's own page: cited as a path or a link target.
+  const outside =
+    /wire\.md|venue-mechanics|(?<![/([])endpoints\.md|api-spec|shared\/reference|\bthe spec\b|spec's/;
   const found: string[] = [];
   for (const page of pages()) {
     readFileSync(page, 'utf8')

@@ -10,6 +10,9 @@ import { v2UserRoutes } from './v2-user.ts';
 import { marketMixRoutes } from './market-mix.ts';
 import { marketSpotRoutes } from './market-spot.ts';
 import { marketV3Routes } from './market-v3.ts';
+import { marketStatsRoutes } from './market-stats.ts';
+import { marketRateRoutes } from './market-rates.ts';
+import { marketReserveRoutes } from './market-reserve.ts';
 import { v2SpotTradeRoutes } from './v2-spot-trade.ts';
 import { v2SpotPlanRoutes } from './v2-spot-plan.ts';
 import { v2SpotReplaceRoutes } from './v2-spot-replace.ts';
@@ -30,6 +33,9 @@ export function allRoutes(services: Services): Route[] {
     ...marketSpotRoutes(services),
     ...marketMixRoutes(services),
     ...marketV3Routes(services),
+    ...marketStatsRoutes(services),
+    ...marketRateRoutes(services),
+    ...marketReserveRoutes(services),
     ...accountInfoRoutes(services),
     ...v3TradeRoutes(services),
     ...v3FuturesRoutes(services),

@@ -5,7 +5,8 @@
  * with P the premium (mark − index) ÷ index at settlement. Every position pays or receives
  * value at mark × F (longs pay when F > 0): payers are charged rounded up, receivers paid
  * rounded down, and the rounding remainder goes to the insurance fund. Bills:
- * contract_settle_fee. Isolated positions pay from their margin, crossed from the wallet.
+ * contract_settle_fee. Isolated positions pay from their margin, crossed from the wallet. Every
+ * settlement, with or without positions, is a FundingRateSettled event (history-fund-rate).
  */
 import { divide, formatScaled, parseScaled } from '../../domain/decimal.ts';
 import { instrumentKey, type Instrument } from '../../domain/instrument.ts';
@@ -129,6 +130,15 @@ export function settleFundingDue(trading: TradingContext): void {
         });
       }
       entry.lastRate = formatScaled(rate, MONEY_SCALE);
+      if (trading.context.recording) {
+        trading.context.emit({
+          type: 'FundingRateSettled',
+          category: instrument.category,
+          symbol: instrument.symbol,
+          fundingRate: entry.lastRate,
+          timeMs: entry.nextFundingTimeMs,
+        });
+      }
       entry.nextFundingTimeMs += intervalMs;
     }
   }

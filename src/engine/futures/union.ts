@@ -16,7 +16,7 @@ import { crossState } from './risk.ts';
 
 export const UNION_WALLET = 'usdt_futures';
 /** Collateral counts at 95 % of its USDT value. */
-const HAIRCUT_KEEP = (MONEY_ONE * 95n) / 100n;
+export const HAIRCUT_KEEP = (MONEY_ONE * 95n) / 100n;
 
 export function isUnion(state: EngineState, uid: string): boolean {
   return state.assetModes.get(uid) === 'union';
