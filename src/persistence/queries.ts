@@ -60,6 +60,14 @@ export class Where {
   }
 }
 
+/** A page of `table`'s rows matching `where`, newest record first (the venue's idLessThan paging). */
+export function newestRecordsSql(table: string, where: Where, limit: number): Sql {
+  return {
+    text: `SELECT * FROM ${table} WHERE ${where.text} ORDER BY record_id DESC LIMIT ?`,
+    params: [...where.params, limit],
+  };
+}
+
 export function billsSql(query: BillQuery): Sql {
   const where = new Where()
     .add('uid = ?', query.uid)
@@ -208,10 +216,7 @@ export function brokerFundingSql(query: BrokerFundingQuery): Sql {
     .add('created_ms <= ?', query.endTimeMs)
     .addOptional('direction = ?', query.direction)
     .addOptional('record_id < ?', query.idLessThan);
-  return {
-    text: `SELECT * FROM broker_funding WHERE ${where.text} ORDER BY record_id DESC LIMIT ?`,
-    params: [...where.params, query.limit],
-  };
+  return newestRecordsSql('broker_funding', where, query.limit);
 }
 
 export function brokerFundingOf(row: Row): BrokerFundingRow {
@@ -261,10 +266,7 @@ export function commissionsSql(query: CommissionQuery): Sql {
     .addOptional('coin = ?', query.coin)
     .addIn('symbol', query.symbols)
     .addOptional('record_id < ?', query.idLessThan);
-  return {
-    text: `SELECT * FROM commissions WHERE ${where.text} ORDER BY record_id DESC LIMIT ?`,
-    params: [...where.params, query.limit],
-  };
+  return newestRecordsSql('commissions', where, query.limit);
 }
 
 export function commissionOf(row: Row): CommissionRow {

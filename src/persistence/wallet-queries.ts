@@ -3,7 +3,7 @@
  * ORDER BY matches an index of migration 60 in schema.ts.
  */
 import type { ConvertQuery, ConvertRow, WalletRecordQuery, WalletRecordRow } from '../ports/wallet-store.ts';
-import { Where, type Row, type Sql } from './queries.ts';
+import { newestRecordsSql, Where, type Row, type Sql } from './queries.ts';
 
 export function walletRecordsSql(query: WalletRecordQuery): Sql {
   const where = new Where().add('uid = ?', query.uid).add('direction = ?', query.direction);
@@ -16,10 +16,7 @@ export function walletRecordsSql(query: WalletRecordQuery): Sql {
       .addOptional('created_ms <= ?', query.endTimeMs)
       .addOptional('record_id < ?', query.idLessThan);
   }
-  return {
-    text: `SELECT * FROM wallet_records WHERE ${where.text} ORDER BY record_id DESC LIMIT ?`,
-    params: [...where.params, query.limit],
-  };
+  return newestRecordsSql('wallet_records', where, query.limit);
 }
 
 export function walletRecordOf(row: Row): WalletRecordRow {
@@ -50,10 +47,7 @@ export function convertsSql(query: ConvertQuery): Sql {
     .addOptional('time_ms >= ?', query.startTimeMs)
     .addOptional('time_ms <= ?', query.endTimeMs)
     .addOptional('record_id < ?', query.idLessThan);
-  return {
-    text: `SELECT * FROM convert_records WHERE ${where.text} ORDER BY record_id DESC LIMIT ?`,
-    params: [...where.params, query.limit],
-  };
+  return newestRecordsSql('convert_records', where, query.limit);
 }
 
 export function convertOf(row: Row): ConvertRow {
