@@ -13,18 +13,25 @@ export interface Window {
   endTimeMs: number;
 }
 
+/**
+ * Slack on the window's bounds: a client reads its clock once per bound (ccxt sends
+ * startTime = now − 30 days, then endTime = now a moment later), so an exact span or age can
+ * come out a few milliseconds over.
+ */
+const CLIENT_CLOCK_SLACK_MS = 60_000;
+
 export function timeWindow(query: Fields, nowMs: number, maxAgeMs: number, maxSpanMs: number): Window {
   const start = optionalInteger(query, 'startTime');
   const end = optionalInteger(query, 'endTime');
   const oldest = nowMs - maxAgeMs;
   if (start !== undefined && end !== undefined && end < start)
     reject('TIME_RANGE_INVALID', 'endTime < startTime');
-  if (start !== undefined && end !== undefined && end - start > maxSpanMs) {
+  if (start !== undefined && end !== undefined && end - start > maxSpanMs + CLIENT_CLOCK_SLACK_MS) {
     reject('TIME_RANGE_INVALID', `the time span exceeds ${Math.round(maxSpanMs / DAY_MS)} days`);
   }
   const endTimeMs = end ?? (start !== undefined ? Math.min(start + maxSpanMs, nowMs) : nowMs);
   const startTimeMs = start ?? Math.max(oldest, endTimeMs - maxSpanMs);
-  if (startTimeMs < oldest - 60_000) {
+  if (startTimeMs < oldest - CLIENT_CLOCK_SLACK_MS) {
     reject('TIME_RANGE_INVALID', `startTime is older than ${Math.round(maxAgeMs / DAY_MS)} days`);
   }
   return { startTimeMs, endTimeMs };

@@ -280,6 +280,11 @@ test('v3 records when a unified account withdraws from its funding wallet use th
     query: { startTime: String(now - 31 * DAY_MS), endTime: String(now) },
   });
   assert.deepEqual(refusal(wide), ['40017', 'Parameter verification failed the time span exceeds 30 days']);
+  // ccxt reads its clock once per bound: 30 days and a few milliseconds is its 30-day window.
+  const ccxtWindow = await unified.client.get('/api/v3/account/deposit-records', {
+    query: { startTime: String(now - 30 * DAY_MS - 5), endTime: String(now) },
+  });
+  assert.equal(ccxtWindow.body?.code, '00000', ccxtWindow.text);
   const deposits = data<Rows>(
     await unified.client.get('/api/v3/account/deposit-records', { query: window() }),
   );
