@@ -4,7 +4,8 @@ import type { Order } from '../../domain/order.ts';
 import type { OrderView } from '../../domain/order-view.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { divide } from '../../domain/decimal.ts';
-import { lotsToQuantity, scalesOf, ticksToPrice } from '../instruments/scales.ts';
+import { lotsToMoney, lotsToQuantity, scalesOf, ticksToPrice } from '../instruments/scales.ts';
+import { isInverse } from '../../domain/category.ts';
 import { formatScaled } from '../../domain/decimal.ts';
 import { MONEY_SCALE } from '../../domain/money.ts';
 
@@ -12,6 +13,16 @@ import { MONEY_SCALE } from '../../domain/money.ts';
 export function averagePrice(instrument: Instrument, order: Order): string {
   if (order.filledLots === 0) return '0';
   const scales = scalesOf(instrument);
+  if (isInverse(instrument.category)) {
+    // Coin-margined: lots are USD and filledQuote is the coin paid, so the average price is
+    // USD ÷ coin (the harmonic mean of the fill prices, as the venue shows it), in money units.
+    if (order.filledQuote === 0n) return '0';
+    const usdMoney = lotsToMoney(instrument, order.filledLots);
+    return formatScaled(
+      divide(usdMoney * 10n ** BigInt(MONEY_SCALE), order.filledQuote, 'down'),
+      MONEY_SCALE,
+    );
+  }
   const baseUnits = BigInt(order.filledLots) * scales.lotUnits; // 10^-quantityPlaces
   // price (10^-8 of quote per base) = filledQuote(10^-8) * 10^quantityPlaces / baseUnits
   const priceMoney = divide(order.filledQuote * 10n ** BigInt(scales.quantityPlaces), baseUnits, 'down');

@@ -191,3 +191,37 @@ test('coin-margined round trip when the price rises pays the long in BTC, by han
   assert.equal(btc(shortSeller), money('0.98281638'));
   engine.assertConserved();
 });
+
+test('a coin-margined order shows its average price in USD per coin, by hand', () => {
+  const engine = new EngineHarness();
+  const seller = engine.account({ BTC: '1' }, 'coin_futures');
+  const buyer = engine.account({ BTC: '1' }, 'coin_futures');
+  engine.place(seller, 'COIN-FUTURES', { symbol: 'BTCUSD', side: 'sell', price: '61000', quantity: '60000' });
+  const { events } = engine.run({
+    type: 'PlaceOrders',
+    timeMs: engine.nowMs,
+    uid: buyer,
+    category: 'COIN-FUTURES',
+    items: [
+      {
+        symbol: 'BTCUSD',
+        side: 'buy',
+        orderType: 'limit',
+        timeInForce: 'gtc',
+        stpMode: 'none',
+        price: '61000',
+        quantity: '60000',
+      },
+    ],
+  });
+  // 60000 USD at 61000 is 0.98360655 BTC (rounded down); the average is USD ÷ coin =
+  // 60000 ÷ 0.98360655 = 61000.000457500003…, shown to 10^-8 rounded down (trailing zeros
+  // dropped): not the coin per USD.
+  const views = events.flatMap((event) =>
+    event.type === 'OrderUpdated' && event.order.uid === buyer ? [event.order] : [],
+  );
+  assert.deepEqual(
+    views.map((view) => [view.cumExecValue, view.avgPrice]),
+    [['0.98360655', '61000.0004575']],
+  );
+});
