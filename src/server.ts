@@ -22,7 +22,7 @@ import { createMetrics, type Metrics } from './api/metrics.ts';
 import { allRoutes } from './api/routes/index.ts';
 import type { Services } from './api/services.ts';
 import { attachWebSocket, type WsGateway } from './api/ws/gateway.ts';
-import { firstStartOf, seedDemoAccount, seedInstruments } from './bootstrap.ts';
+import { firstStartOf } from './bootstrap.ts';
 import { VenueControl } from './admin/reset.ts';
 import { RequestGate } from './api/request-gate.ts';
 import type { Config } from './config.ts';
@@ -36,7 +36,13 @@ import { lockDataDir } from './runtime/data-dir-lock.ts';
 import { recover, type RecoveryProgress } from './runtime/recovery.ts';
 import { Sequencer } from './runtime/sequencer.ts';
 import { SecretBox } from './security/secrets.ts';
-import { settleCredentials, type SettledCredentials, type StoredCredentials } from './startup/credentials.ts';
+import {
+  settleCredentials,
+  type DemoKey,
+  type SettledCredentials,
+  type StoredCredentials,
+} from './startup/credentials.ts';
+import { seedFirstStartAtomically } from './startup/first-start.ts';
 import { checkDataFilesWritable, prepareDataDir } from './startup/data-dir.ts';
 import { bindHttp, type BoundHttp } from './startup/http-server.ts';
 import { rateLimitedPaths } from './startup/route-paths.ts';
@@ -206,19 +212,20 @@ function keyedServices(
 /** First start: instruments and the demo account, then credentials.json, as one step. */
 async function seedAndSettle(config: Config, services: Services, fresh: boolean, baseUrl: string) {
   const { sequencer, clock, box } = services;
-  if (fresh) await seedInstruments(sequencer, clock);
-  const settled = await settleCredentials({
-    dataDir: config.dataDir,
-    operatorTokenFromEnv: config.operatorToken,
-    baseUrl,
-    freshStore: fresh,
-    seedDemo:
-      fresh && config.seedDemo
-        ? () => seedDemoAccount(sequencer, clock, box, config.positionMode, config.demoCredentials)
-        : null,
-  });
-  await sequencer.drain();
-  return settled;
+  const settle = (demo: DemoKey | null) =>
+    settleCredentials({
+      dataDir: config.dataDir,
+      operatorTokenFromEnv: config.operatorToken,
+      baseUrl,
+      freshStore: fresh,
+      seedDemo: demo ? () => Promise.resolve(demo) : null,
+    });
+  if (!fresh) return settle(null);
+  const demo = config.seedDemo
+    ? { positionMode: config.positionMode, credentials: config.demoCredentials }
+    : null;
+  const seed = { sequencer, clock, clockStartMs: config.clockStartMs ?? Date.now(), box, demo };
+  return seedFirstStartAtomically(seed, settle);
 }
 
 /** The app, the market and the WebSocket endpoints; the gate then lets requests in. */
