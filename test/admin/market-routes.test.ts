@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RestClientV2 } from 'bitget-api';
+import { runCli } from '../../src/admin/cli.ts';
 import { OperatorClient } from '../support/operator.ts';
 import { serverFor, TEST_OPERATOR_TOKEN } from '../support/server.ts';
 
@@ -243,4 +244,43 @@ test('liquidity: settings change the next round, off cancels the ladder, the inv
     );
   }
   assert.deepEqual(await data<Settings>(operator, 'GET', path), before, 'a refused change changes nothing');
+});
+
+async function cli(args: string[], env: NodeJS.ProcessEnv) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, env, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+  });
+  return { code, stderr, json: () => JSON.parse(stdout) as unknown };
+}
+
+test('bourse-admin feeds and liquidity call the market routes', async (t) => {
+  const server = await serverFor(t, {
+    env: { BOURSE_FEED: '*=sim', BOURSE_LIQUIDITY: 'on', BOURSE_LIQUIDITY_MARKETS: 'SPOT:BTCUSDT' },
+  });
+  const env = { BOURSE_URL: server.url, BOURSE_OPERATOR_TOKEN: TEST_OPERATOR_TOKEN };
+  const pausedFeeds = async (args: string[]) => {
+    const run = await cli(args, env);
+    assert.equal(run.code, 0, run.stderr);
+    return (run.json() as Stream[]).filter((stream) => stream.paused).map((stream) => stream.feed);
+  };
+  assert.deepEqual(await pausedFeeds(['feeds', 'pause', 'ETH']), ['ETH']);
+  assert.deepEqual(await pausedFeeds(['feeds', 'pause', 'SPOT', 'BTCUSDT']), ['BTC', 'ETH']);
+  assert.deepEqual(await pausedFeeds(['feeds', 'resume', '*']), []);
+  assert.deepEqual(await pausedFeeds(['feeds', 'list']), []);
+
+  const set = await cli(['liquidity', 'set', 'levels=4', 'enabled=off'], env);
+  assert.equal(set.code, 0, set.stderr);
+  assert.deepEqual([(set.json() as Settings).levels, (set.json() as Settings).enabled], ['4', false]);
+  assert.equal(((await cli(['liquidity', 'get'], env)).json() as Settings).levels, '4');
+  const inventory = await cli(['liquidity', 'inventory'], env);
+  assert.equal(inventory.code, 0, inventory.stderr);
+  assert.deepEqual((inventory.json() as { positions: unknown[] }).positions, []);
+  const refused = await cli(['liquidity', 'set', 'levels=0'], env);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /Parameter levels error/);
+  assert.equal((await cli(['liquidity', 'set', 'levels'], env)).code, 2);
+  assert.equal((await cli(['feeds', 'stop', 'BTC'], env)).code, 2);
 });
