@@ -1,12 +1,13 @@
 /**
  * One account, refreshed every 2 s from the operator API: balances per wallet (with margin
- * debt), futures positions (liquidation price, unrealised PnL), open orders, fills, order
+ * debt), futures positions (liquidation price, unrealised PnL), risk ratios, open orders, fills, order
  * history, API keys (create, freeze, unfreeze, revoke), sub-accounts, and the money actions.
  */
 import { allPages, ApiError, operator } from '../api.ts';
 import { ActionForm, DataTable, type Action } from '../components.tsx';
 import { short, time } from '../format.ts';
 import { usePoll } from '../hooks.ts';
+import { RiskTables, type AccountRisk } from './account-risk.tsx';
 import {
   equityOf,
   loadUsdPrices,
@@ -28,6 +29,7 @@ interface KeyRow {
 
 interface AccountView extends AccountSummary {
   apiKeys: KeyRow[];
+  risk?: AccountRisk;
   wallets?: Record<string, Record<string, { available: string; frozen: string; borrowed: string }>>;
 }
 
@@ -329,6 +331,8 @@ export function Account({ uid }: { uid: string }) {
           ]}
         />
       )}
+      <h3>Risk</h3>
+      {account && <RiskTables risk={account.risk} />}
       <h3>Open orders</h3>
       {data?.openOrders === 'unavailable' ? (
         <Unavailable what="GET /admin/v1/accounts/{uid}/orders" />
