@@ -46,11 +46,13 @@ async function loadLiquidity() {
   return { settings, inventory };
 }
 
+/**
+ * The fields default to the server's settings: a field the operator has not typed in follows
+ * them as they change, one being typed in keeps what is typed.
+ */
 function SettingsForm({ settings, onDone }: { settings: Settings; onDone: () => void }) {
   return (
     <ActionForm
-      // A new form when the server's settings change, so the fields show them.
-      key={JSON.stringify(settings)}
       action={{
         id: 'liquidity-settings',
         title: 'Liquidity provider settings',

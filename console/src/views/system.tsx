@@ -129,21 +129,23 @@ export function System() {
       )}
       <details>
         <summary>Every bourse metric</summary>
-        <table class="compact striped">
-          <tbody>
-            {bourse.map((sample) => (
-              <tr key={sample.name + sample.labels}>
-                <td>
-                  <code>
-                    {sample.name}
-                    {sample.labels}
-                  </code>
-                </td>
-                <td class="num">{sample.value}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div class="overflow-auto">
+          <table class="compact striped">
+            <tbody>
+              {bourse.map((sample) => (
+                <tr key={sample.name + sample.labels}>
+                  <td>
+                    <code>
+                      {sample.name}
+                      {sample.labels}
+                    </code>
+                  </td>
+                  <td class="num">{sample.value}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </details>
     </section>
   );
