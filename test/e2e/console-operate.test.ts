@@ -112,7 +112,6 @@ test(
     await view.untilText('[data-field=store-bytes]', 'iB');
     await view.untilText('[data-field=store-growth]', '—', true);
     assert.match((await page.textContent('[data-field=store-growth]')) ?? '', /^[+−][\d.]+ (B|KiB|MiB)$/);
-    await view.shot('system');
 
     // A phone's width: Operate and the account fit (their tables scroll inside their box).
     await page.setViewportSize({ width: 390, height: 844 });

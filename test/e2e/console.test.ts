@@ -164,6 +164,7 @@ test(
     await go('#/system');
     await untilText('[data-field=health]', 'ok');
     await untilText('[data-field=rates]', '—', true);
+    await untilText('[data-field=store-growth]', '—', true);
     await shot('system');
 
     // A phone's width: the same market, one column.
