@@ -118,4 +118,26 @@ export const MONEY_ACTIONS: Action[] = [
       { name: 'status', type: 'select', options: ['success', 'fail'] },
     ],
   },
+  {
+    id: 'address-get',
+    title: 'Whose deposit address',
+    submitLabel: 'Look up',
+    method: 'GET',
+    path: '/deposit-addresses/:address',
+    fields: [{ name: 'address', required: true, inPath: true, placeholder: '0x…' }],
+  },
+  {
+    id: 'address-deposit',
+    title: 'Credit a deposit address',
+    submitLabel: 'Credit',
+    method: 'POST',
+    path: '/deposit-addresses/:address/deposits',
+    fields: [
+      { name: 'address', required: true, inPath: true, placeholder: '0x…' },
+      { name: 'amount', type: 'number', required: true },
+      { name: 'status', type: 'select', options: ['success', 'pending'] },
+      { name: 'fromAddress', label: 'from address' },
+      { name: 'txId', label: 'chain tx id', placeholder: 'bourse-deposit-{id} if empty' },
+    ],
+  },
 ];

@@ -4,7 +4,7 @@
  * provider quoting): the operator pauses the BTC price stream with the keyboard and its index
  * stands still while ETH's moves, resumes it by instrument, and sees a refusal's code; changes
  * the liquidity provider's ladder from its form (the house re-quotes by it) and sees a range
- * refused; a bot opens a futures position with the bitget-api SDK and its account page shows
+ * refused; credits a deposit address; a bot opens a futures position with the bitget-api SDK and its account page shows
  * the crossed risk rate; the System view shows the store's size and growth. Operate and an
  * account at a phone's width do not scroll sideways.
  */
@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { RestClientV2 } from 'bitget-api';
 import type { Browser } from 'playwright-core';
+import { depositAddress } from '../../src/domain/funding.ts';
 import { DEFAULT_FEED } from '../../src/market/feed-config.ts';
 import { ConsolePage, chromiumMissing, openBrowser, skipWithoutChromium } from '../support/console-page.ts';
 import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from '../support/server.ts';
@@ -86,8 +87,14 @@ test(
     await view.untilText('#house-balances', 'USDT');
     await view.shotOf('#liquidity', 'liquidity');
 
-    // A bot opens a futures position; its account page shows the crossed risk rate.
+    // A deposit address: whose it is, then a chain deposit credited to it.
     const { apiKey, secretKey, passphrase, uid } = server.credentials;
+    const address = depositAddress(uid, 'USDT', 'TRC20');
+    assert.equal((await view.submitAction('address-get', { address })).uid, uid);
+    const credited = await view.submitAction('address-deposit', { address, amount: '5', txId: '0xfeed' });
+    assert.deepEqual([credited.uid, credited.amount, credited.txId], [uid, '5', '0xfeed']);
+
+    // A bot opens a futures position; its account page shows the crossed risk rate.
     const v2 = new RestClientV2({ apiKey, apiSecret: secretKey, apiPass: passphrase, baseUrl: server.url });
     await v2.futuresSubmitOrder({
       productType: 'USDT-FUTURES',
