@@ -4,9 +4,9 @@
  * provider quoting): the operator pauses the BTC price stream with the keyboard and its index
  * stands still while ETH's moves, resumes it by instrument, and sees a refusal's code; changes
  * the liquidity provider's ladder from its form (the house re-quotes by it) and sees a range
- * refused; credits a deposit address; a bot opens a futures position with the bitget-api SDK and its account page shows
- * the crossed risk rate; the System view shows the store's size and growth. Operate and an
- * account at a phone's width do not scroll sideways.
+ * refused; credits a deposit address; a bot opens a futures position with the bitget-api SDK
+ * and its account page shows the crossed risk rate; the System view shows the store's size and
+ * growth. Operate and an account at a phone's width do not scroll sideways.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
