@@ -275,6 +275,13 @@ test('bourse-admin feeds and liquidity call the market routes', async (t) => {
   assert.equal(set.code, 0, set.stderr);
   assert.deepEqual([(set.json() as Settings).levels, (set.json() as Settings).enabled], ['4', false]);
   assert.equal(((await cli(['liquidity', 'get'], env)).json() as Settings).levels, '4');
+  // Run-time state: a reset starts again from the settings (every stream running, 10 levels).
+  await cli(['feeds', 'pause', '*'], env);
+  assert.equal((await cli(['reset', '--yes'], env)).code, 0);
+  assert.deepEqual(await pausedFeeds(['feeds', 'list']), []);
+  const afterReset = (await cli(['liquidity', 'get'], env)).json() as Settings;
+  assert.deepEqual([afterReset.levels, afterReset.enabled], ['10', true]);
+  await cli(['liquidity', 'set', 'levels=4', 'enabled=off'], env);
   const inventory = await cli(['liquidity', 'inventory'], env);
   assert.equal(inventory.code, 0, inventory.stderr);
   assert.deepEqual((inventory.json() as { positions: unknown[] }).positions, []);
