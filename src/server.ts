@@ -263,6 +263,7 @@ async function openToRequests(
       logger.info(message, fields),
     );
     services.timeWalker = started;
+    services.market = started;
     return started;
   };
   const market = await restartMarket();

@@ -88,11 +88,13 @@ export function Answer({ answer }: { answer: { ok: boolean; text: string } | nul
 }
 
 function FieldInput({ field }: { field: Field }) {
+  // A default, not a controlled value: a view that re-renders (every poll) must not put it
+  // back over what the operator is typing.
   const common = {
     name: field.name,
     required: field.required,
     placeholder: field.placeholder,
-    value: field.value,
+    defaultValue: field.value,
   };
   if (field.type === 'password') return <input type="password" autocomplete="off" {...common} />;
   return <input type="text" inputMode={field.type === 'number' ? 'decimal' : undefined} {...common} />;

@@ -12,6 +12,7 @@ import { asObject, optionalEnum, optionalString, optionalStringList, requiredStr
 import { reject, unwrap, type Route } from '../api/request.ts';
 import type { Services } from '../api/services.ts';
 import { issueApiKey } from '../security/key-issuer.ts';
+import { accountRisk } from './account-risk.ts';
 import { accountSummary, accountView, compareIds, cursorOf, pageOf, pageSize } from './views.ts';
 
 /** A wallet id as given: the type in lower case, an isolated-margin symbol in upper case. */
@@ -115,7 +116,10 @@ export function accountRoutes(services: Services): Route[] {
         .sort((a, b) => compareIds(a.uid, b.uid));
       return pageOf(matching, limit, (account) => account.uid, accountSummary);
     }),
-    route('GET', '/admin/v1/accounts/:uid', (_request, params) => accountView(state(), params.uid ?? '')),
+    route('GET', '/admin/v1/accounts/:uid', (_request, params) => {
+      const view = accountView(state(), params.uid ?? '');
+      return { ...view, risk: accountRisk(state(), services.sequencer.exchange.books, view.uid) };
+    }),
     route('POST', '/admin/v1/accounts/:uid/api-keys', async (request, params) => {
       const body = asObject(request.body);
       const listed = optionalStringList(body, 'permissions', 64);

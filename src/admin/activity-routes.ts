@@ -8,7 +8,6 @@
  */
 import { CATEGORIES, FUTURES_CATEGORIES, type Category } from '../domain/category.ts';
 import type { FillView } from '../domain/events.ts';
-import { formatMoney } from '../domain/money.ts';
 import type { OrderView } from '../domain/order-view.ts';
 import { optionalEnum, optionalString } from '../api/params.ts';
 import { reject, type ApiRequest, type Route } from '../api/request.ts';
@@ -17,7 +16,7 @@ import { positionsOf } from '../api/routes/futures-service.ts';
 import { idCursor } from '../api/routes/query-window.ts';
 import { openOrderViews } from '../api/routes/trading-service.ts';
 import { v3Position } from '../api/wire/futures.ts';
-import { balancesOf, pageOf, pageSize } from './views.ts';
+import { balanceRows, pageOf, pageSize } from './views.ts';
 
 const ORDER_STATUSES = ['open', 'closed', 'all'] as const;
 
@@ -101,17 +100,9 @@ export function activityRoutes(services: Services): Route[] {
       const uid = accountOf(params);
       const wallet = optionalString(request.query, 'wallet')?.toLowerCase();
       const coin = optionalString(request.query, 'coin')?.toUpperCase();
-      return balancesOf(state(), uid)
-        .filter((row) => (!wallet || row.wallet.toLowerCase() === wallet) && (!coin || row.coin === coin))
-        .map(({ wallet: id, coin: name, balance }) => ({
-          wallet: id,
-          coin: name,
-          available: formatMoney(balance.available),
-          frozen: formatMoney(balance.frozen),
-          borrowed: formatMoney(balance.borrowed),
-          interest: formatMoney(balance.interest),
-          margin: formatMoney(balance.margin),
-        }));
+      return balanceRows(state(), uid).filter(
+        (row) => (!wallet || row.wallet.toLowerCase() === wallet) && (!coin || row.coin === coin),
+      );
     }),
   ];
 }

@@ -4,6 +4,7 @@
  * cli-account-calls.ts.
  */
 import { accountCall, keyCall } from './cli-account-calls.ts';
+import { feedsCall, liquidityCall } from './cli-market-calls.ts';
 import { defined, list, need, segment, text, UsageError, type Call, type Options } from './cli-options.ts';
 
 /** `FIELD=VALUE` pairs, or --json; lists for the margin-coin fields. */
@@ -154,6 +155,10 @@ export function callFor(positionals: string[], options: Options): Call {
       return instrumentCall(action, rest, options);
     case 'agents':
       return agentCall(action, rest, options);
+    case 'feeds':
+      return feedsCall(action, rest);
+    case 'liquidity':
+      return liquidityCall(action, rest);
     case 'address':
       return addressCall(action, rest, options);
     case 'clock':

@@ -37,6 +37,11 @@ export const USAGE = `usage: bourse-admin <command> [arguments] [--url URL] [--t
   instruments list [--category CATEGORY]
   instruments add FIELD=VALUE... | --json OBJECT
   instruments patch CATEGORY SYMBOL FIELD=VALUE... | --json OBJECT
+  feeds list
+  feeds pause FEED|* | feeds pause CATEGORY SYMBOL      a paused stream's index moves only by 'price set'
+  feeds resume FEED|* | feeds resume CATEGORY SYMBOL
+  liquidity get | liquidity inventory
+  liquidity set FIELD=VALUE...    enabled=on|off levels= spread= step= notional= intervalMs= maxPosition= leverage=
   clock get
   clock advance MS
   agents register UID --rebate-rate RATE [--spot-rate RATE] [--margin-rate RATE] [--futures-rate RATE]

@@ -15,6 +15,7 @@ import { brokerageAdminRoutes } from './brokerage-routes.ts';
 import { walletAdminRoutes } from './wallet-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { ledgerRoutes } from './ledger-routes.ts';
+import { marketRoutes } from './market-routes.ts';
 import { parseInstrumentFields } from './instrument-input.ts';
 
 export function adminRoutes(services: Services): Route[] {
@@ -101,5 +102,6 @@ export function adminRoutes(services: Services): Route[] {
     ...brokerageAdminRoutes(services),
     ...walletAdminRoutes(services),
     ...ledgerRoutes(services),
+    ...marketRoutes(services),
   ];
 }

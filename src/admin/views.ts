@@ -90,6 +90,19 @@ export function balancesOf(state: EngineState, uid: string): BalanceRow[] {
   );
 }
 
+/** Every balance of an account as the operator API shows it (decimal strings). */
+export function balanceRows(state: EngineState, uid: string) {
+  return balancesOf(state, uid).map(({ wallet, coin, balance }) => ({
+    wallet,
+    coin,
+    available: formatMoney(balance.available),
+    frozen: formatMoney(balance.frozen),
+    borrowed: formatMoney(balance.borrowed),
+    interest: formatMoney(balance.interest),
+    margin: formatMoney(balance.margin),
+  }));
+}
+
 type Coins = Record<string, { available: string; frozen: string; borrowed: string }>;
 
 /** The account, its balances per wallet and its keys (GET /admin/v1/accounts/{uid}). */

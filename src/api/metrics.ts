@@ -9,7 +9,8 @@
  * - Orders, fills and trades: counted from the engine's events as the sequencer makes them
  *   durable (`Sequencer.onDurable`), into plain numbers moved into the counters on a scrape.
  *   The engine itself knows nothing of metrics.
- * - Queue depths, WebSocket connections, the journal sequence: read when scraped.
+ * - Queue depths, WebSocket connections, the journal sequence, the store's size: read when
+ *   scraped.
  * - The Node process (CPU, memory, event-loop delay, GC): prom-client's default collectors,
  *   one set per process (they describe the process, not one server in it), shared by every
  *   registry made here.
@@ -32,7 +33,7 @@ export interface MetricSources {
     readonly unavailable: boolean;
     onDurable(listener: (entries: readonly JournalEntry[]) => void): () => void;
   };
-  store?: { readonly pendingWrites?: number };
+  store?: { readonly pendingWrites?: number; sizeBytes?(): Promise<number> };
   websocket?: { readonly connectionCount: number };
 }
 
@@ -86,6 +87,14 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
   scrapeGauges(registry, () => sources);
+  new Gauge({
+    name: 'bourse_store_bytes',
+    help: 'Bytes the store holds: journal, snapshots and projections (SQLite: pages in use, WAL included; PostgreSQL: tables and indexes).',
+    registers: [registry],
+    async collect() {
+      this.set((await sources.store?.sizeBytes?.().catch(() => 0)) ?? 0);
+    },
+  });
   const events = eventCounters(registry);
 
   return {

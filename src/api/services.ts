@@ -2,6 +2,7 @@
  * (history reads), the clock, the secret box and the settings. Built once in main.ts. */
 import type { PositionMode } from '../domain/position.ts';
 import type { Clock, TimeWalker } from '../ports/clock.ts';
+import type { MarketControl } from '../ports/market-control.ts';
 import type { Store } from '../ports/store.ts';
 import type { Sequencer } from '../runtime/sequencer.ts';
 import type { SecretBox } from '../security/secrets.ts';
@@ -22,6 +23,8 @@ export interface Services {
   reset?: () => Promise<unknown>;
   /** Set once the market runs: advancing the simulated clock walks the feeds' path. */
   timeWalker?: TimeWalker;
+  /** Set once the market runs: its feeds and liquidity provider, for the operator API. */
+  market?: MarketControl;
   /** Convert quote settings (absent: the defaults of convert-settings.ts). */
   convert?: ConvertSettings;
 }

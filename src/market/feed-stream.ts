@@ -6,6 +6,10 @@
  * An operator price is taken up: when any instrument of the stream shows an index price the
  * stream did not set, the stream goes on from that price (a walk restarts from it; a replay
  * is rescaled so that it passes through it), and every instrument of the stream follows.
+ *
+ * A paused stream sets no price (the feeds skip it); resumed, it goes on from where the index
+ * stands: a walk from the current index price, with no jump for the time it stood still, a
+ * replay from the point it was paused at.
  */
 import { instrumentKey, type Instrument } from '../domain/instrument.ts';
 import type { FeedGroup } from './feed-config.ts';
@@ -44,6 +48,9 @@ export class FeedStream {
   private replayAnchorMs: number | undefined;
   private replayScale = 1;
   private readonly replayStepMs: number;
+  private pausedAtMs: number | null = null;
+  /** Resumed: the walk starts again from the current index price. */
+  private rebase = false;
 
   constructor(
     readonly group: FeedGroup,
@@ -64,6 +71,23 @@ export class FeedStream {
     this.step = previous.step;
     this.replayAnchorMs = previous.replayAnchorMs;
     this.replayScale = previous.replayScale;
+    this.pausedAtMs = previous.pausedAtMs;
+    this.rebase = previous.rebase;
+  }
+
+  get paused(): boolean {
+    return this.pausedAtMs !== null;
+  }
+
+  pause(nowMs: number): void {
+    this.pausedAtMs ??= nowMs;
+  }
+
+  resume(nowMs: number): void {
+    if (this.pausedAtMs === null) return;
+    if (this.replayAnchorMs !== undefined) this.replayAnchorMs += Math.max(0, nowMs - this.pausedAtMs);
+    this.pausedAtMs = null;
+    this.rebase = true;
   }
 
   /**
@@ -101,7 +125,8 @@ export class FeedStream {
   private walkTo(walk: RandomWalk, nowMs: number, prices: IndexPrices): number | null {
     const step = walk.stepAt(nowMs);
     const taken = this.takeOperatorPrice(prices);
-    if (this.price === undefined || this.step === undefined || taken !== null) {
+    if (this.price === undefined || this.step === undefined || taken !== null || this.rebase) {
+      this.rebase = false;
       const source = this.group.source;
       const first = this.group.instruments[0];
       const current = first ? Number(prices.get(instrumentKey(first.category, first.symbol))) : Number.NaN;

@@ -7,7 +7,8 @@
  * Bounded: one poll at a time (a slow store never piles polls up), one command per instrument
  * per poll at most. On a simulated clock nothing moves until the operator advances the clock;
  * the next poll then lands on the price for the new time. An operator price set in between
- * is taken up: the walk goes on from it.
+ * is taken up: the walk goes on from it. A paused stream (the operator's, setPaused) sets no
+ * price, by poll or by walk, until it is resumed.
  */
 import type { PricePathStream } from '../domain/commands.ts';
 import { roundDecimalText } from '../domain/decimal.ts';
@@ -15,6 +16,7 @@ import { ok, type Outcome } from '../domain/result-code.ts';
 import { instrumentKey } from '../domain/instrument.ts';
 import { MAX_PATH_PRICES } from '../engine/instruments/price-path.ts';
 import type { Services } from '../api/services.ts';
+import type { FeedStreamStatus } from '../ports/market-control.ts';
 import { feedGroups, type FeedGroup, type FeedRule } from './feed-config.ts';
 import { FeedStream } from './feed-stream.ts';
 import { loadReplay } from './replay.ts';
@@ -55,6 +57,28 @@ export class PriceFeeds {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;
+  }
+
+  /** Every stream, with its instruments and whether it is paused. */
+  streamStatus(): FeedStreamStatus[] {
+    this.refreshStreams();
+    return this.streams.map((stream) => ({
+      feed: stream.group.id,
+      source: stream.group.source.kind,
+      instruments: stream.group.instruments.map(({ category, symbol }) => instrumentKey(category, symbol)),
+      paused: stream.paused,
+    }));
+  }
+
+  /** Pauses or resumes the streams with these ids (the caller checked that they exist). */
+  setPaused(ids: readonly string[], paused: boolean): void {
+    this.refreshStreams();
+    const nowMs = this.services.clock.now();
+    for (const stream of this.streams) {
+      if (!ids.includes(stream.group.id)) continue;
+      if (paused) stream.pause(nowMs);
+      else stream.resume(nowMs);
+    }
   }
 
   /** One round now (tests call it directly); waits for a round or walk already in flight instead. */
@@ -120,6 +144,7 @@ export class PriceFeeds {
     const maxSteps = Math.max(1, Math.min(walkSteps, perStream));
     const path: [FeedStream, PricePathStream][] = [];
     for (const stream of this.streams) {
+      if (stream.paused) continue;
       const steps = stream.pathSteps(startMs, endMs, prices, maxSteps);
       if (!steps || steps.values.length === 0) continue;
       const { instruments } = stream.group;
@@ -177,6 +202,7 @@ export class PriceFeeds {
       const state = this.services.sequencer.exchange.state;
       const submissions: Promise<unknown>[] = [];
       for (const stream of this.streams) {
+        if (stream.paused) continue;
         const price = stream.priceAt(nowMs, state.indexPrices);
         if (price === null) continue;
         for (const [instrument, text] of stream.textsFor(price)) {

@@ -5,6 +5,7 @@
  */
 import type { Services } from '../api/services.ts';
 import type { TimeWalker } from '../ports/clock.ts';
+import type { MarketControl } from '../ports/market-control.ts';
 import type { FeedRule } from './feed-config.ts';
 import { PriceFeeds, type MarketLog } from './feeds.ts';
 import { LiquidityProvider, type LiquidityConfig } from './liquidity.ts';
@@ -14,7 +15,7 @@ export interface MarketConfig {
   liquidity: LiquidityConfig;
 }
 
-export interface Market extends TimeWalker {
+export interface Market extends TimeWalker, MarketControl {
   feeds: PriceFeeds;
   liquidity: LiquidityProvider;
   stop(): Promise<void>;
@@ -33,6 +34,11 @@ export async function startMarket(services: Services, config: MarketConfig, log:
     liquidity,
     // The liquidity provider re-quotes after every chunk of the walk, so its ladder follows.
     advance: (ms) => feeds.walk(ms, () => liquidity.requote()),
+    feedStreams: () => feeds.streamStatus(),
+    setFeedsPaused: (ids, paused) => feeds.setPaused(ids, paused),
+    liquiditySettings: () => liquidity.settings,
+    changeLiquidity: (changes) => liquidity.change(changes),
+    liquidityUid: () => liquidity.accountUid,
     async stop() {
       await Promise.all([feeds.stop(), liquidity.stop()]);
     },

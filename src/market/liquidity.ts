@@ -14,7 +14,7 @@
  * (requote.ts). Its orders use STP cancel_taker, so it never trades with itself.
  */
 import type { Category } from '../domain/category.ts';
-import { isFutures } from '../domain/category.ts';
+import { CATEGORIES, isFutures } from '../domain/category.ts';
 import type { Command, OrderRequest } from '../domain/commands.ts';
 import { formatScaled } from '../domain/decimal.ts';
 import { instrumentKey, type Instrument } from '../domain/instrument.ts';
@@ -58,20 +58,55 @@ export class LiquidityProvider {
   private failures = 0;
   private rejections = 0;
 
+  /** A copy: the operator's changes (change) last until a restart or a reset, not beyond. */
+  private readonly config: LiquidityConfig;
+
   constructor(
     private readonly services: Services,
-    private readonly config: LiquidityConfig,
+    config: LiquidityConfig,
     private readonly log: MarketLog,
-  ) {}
+  ) {
+    this.config = { ...config, markets: [...config.markets] };
+  }
 
   get accountUid(): string | null {
     return this.uid;
+  }
+
+  get settings(): LiquidityConfig {
+    return { ...this.config, markets: [...this.config.markets] };
   }
 
   async start(): Promise<void> {
     if (!this.config.enabled) return;
     await this.ensureAccount();
     this.timer = setInterval(() => void this.requote(), this.config.intervalMs);
+  }
+
+  /**
+   * Applies settings already checked (liquidityProblem). Off stops the timer and cancels the
+   * house's resting orders (a ladder that no longer follows the index would be stale); on
+   * starts it again; a new interval restarts the timer. The next round quotes by the rest.
+   */
+  async change(changes: Partial<Omit<LiquidityConfig, 'markets'>>): Promise<LiquidityConfig> {
+    const wasEnabled = this.config.enabled;
+    const interval = this.config.intervalMs;
+    Object.assign(this.config, changes);
+    if (wasEnabled && !this.config.enabled) {
+      await this.stop();
+      if (this.uid) {
+        await this.submit({
+          type: 'CancelAllOrders',
+          timeMs: this.services.clock.now(),
+          uid: this.uid,
+          categories: [...CATEGORIES],
+        });
+      }
+    } else if (this.config.enabled && (!wasEnabled || this.config.intervalMs !== interval)) {
+      await this.stop();
+      await this.start();
+    }
+    return this.settings;
   }
 
   async stop(): Promise<void> {

@@ -319,6 +319,12 @@ export interface Store {
    * the metrics (`bourse_store_pending_writes`); a store without a queue of its own omits it.
    */
   readonly pendingWrites?: number;
+  /**
+   * Bytes the store holds (the journal, snapshots and projections): SQLite, the pages in use
+   * (WAL included) times the page size; PostgreSQL, its tables with their indexes. Cheap (no
+   * scan): the metrics read it at each scrape (`bourse_store_bytes`).
+   */
+  sizeBytes?(): Promise<number>;
   /** Lets appends through again after a failed one (the sequencer calls it before it rebuilds). */
   resume?(): Promise<void>;
   /**

@@ -52,10 +52,11 @@ test('journalAppended when appends settle observes their duration, size and fail
   assert.equal(sample(text, 'bourse_journal_append_failures_total'), 1);
 });
 
-test('watch when scraped reads the queue depths, sequence, rebuilding and WebSocket connections then', async () => {
+test('watch when scraped reads the queue depths, sequence, rebuilding, WebSocket connections and store size then', async () => {
   const metrics = createMetrics();
   const sequencer = fakeSequencer();
-  const store = { pendingWrites: 0 };
+  let bytes = 81_920;
+  const store = { pendingWrites: 0, sizeBytes: () => Promise.resolve(bytes) };
   const websocket = { connectionCount: 0 };
   metrics.watch({ sequencer, store, websocket } satisfies MetricSources);
   Object.assign(sequencer, { pendingCommands: 17, appendsInFlight: 3, lastSeq: 1234, unavailable: true });
@@ -68,11 +69,14 @@ test('watch when scraped reads the queue depths, sequence, rebuilding and WebSoc
   assert.equal(sample(text, 'bourse_journal_last_seq'), 1234);
   assert.equal(sample(text, 'bourse_engine_rebuilding'), 1);
   assert.equal(sample(text, 'bourse_websocket_connections'), 2);
+  assert.equal(sample(text, 'bourse_store_bytes'), 81_920);
   websocket.connectionCount = 0;
+  bytes = 86_016;
   sequencer.unavailable = false;
   const later = (await metrics.render()).text;
   assert.equal(sample(later, 'bourse_websocket_connections'), 0);
   assert.equal(sample(later, 'bourse_engine_rebuilding'), 0);
+  assert.equal(sample(later, 'bourse_store_bytes'), 86_016);
 });
 
 test('watch when events become durable counts orders, fills and trades by category', async () => {

@@ -11,32 +11,24 @@
  * One browser and one page for the whole file; every wait is bounded.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { RestClientV2 } from 'bitget-api';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_FEED } from '../../src/market/feed-config.ts';
+import { ConsolePage, chromiumMissing, openBrowser, skipWithoutChromium } from '../support/console-page.ts';
 import { publicGet } from '../support/http.ts';
 import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from '../support/server.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = join('test-results', 'console');
-const WAIT_MS = 30_000;
-const missing = !existsSync(CHROMIUM);
 
 let server: TestServer;
 let browser: Browser;
 let page: Page;
+let view: ConsolePage;
 
 before(async () => {
-  if (missing && process.env.CI) throw new Error(`no chromium at ${CHROMIUM}: .ci/run installs it`);
-  if (missing) return;
-  mkdirSync(SHOTS, { recursive: true });
+  if (chromiumMissing && !process.env.CI) return;
   server = await startTestServer({ env: { BOURSE_FEED: DEFAULT_FEED, BOURSE_LIQUIDITY: 'on' } });
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  page.setDefaultTimeout(WAIT_MS);
+  ({ browser, page } = await openBrowser());
+  view = new ConsolePage(page);
 });
 
 after(async () => {
@@ -44,67 +36,12 @@ after(async () => {
   await server?.close();
 });
 
-/** A screenshot of the view from its top (test-results/console/NAME.png). */
-async function shot(name: string): Promise<void> {
-  await page.locator('body').evaluate((body) => body.scrollIntoView());
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-}
-// What the functions below see when they run in the page (the test itself has no DOM types).
-interface PageElement {
-  textContent: string | null;
-  getAttribute(name: string): string | null;
-}
-declare const document: {
-  querySelector(selector: string): PageElement | null;
-  activeElement: PageElement | null;
-};
-declare const location: { hash: string };
-
-const go = (hash: string) =>
-  page.evaluate((target) => {
-    location.hash = target;
-  }, hash);
-
-/** Waits until the text of `selector` includes `text` (or, with `absent`, no longer does). */
-const untilText = (selector: string, text: string, absent = false) =>
-  page.waitForFunction(
-    ([where, what, not]) => (document.querySelector(where)?.textContent ?? '').includes(what) !== not,
-    [selector, text, absent] as const,
-  );
-
-/** Waits until the text of `selector` (or its `attribute`) is a number below `limit`. */
+const shot = (name: string) => view.shot(name);
+const go = (hash: string) => view.go(hash);
+const untilText = (selector: string, text: string, absent = false) => view.untilText(selector, text, absent);
 const untilBelow = (selector: string, attribute: string | null, limit: number) =>
-  page.waitForFunction(
-    ([where, name, below]) => {
-      const element = document.querySelector(where);
-      const value = name === null ? element?.textContent : element?.getAttribute(name);
-      return value !== null && value !== undefined && value !== '' && Number(value) < below;
-    },
-    [selector, attribute, limit] as const,
-  );
-
-/** The answer box of an operator form, once it shows something; its JSON when it succeeded. */
-async function submitAction(formId: string, values: Record<string, string>): Promise<Record<string, string>> {
-  const form = page.locator(`#action-${formId}`);
-  for (const [name, value] of Object.entries(values)) {
-    const field = form.locator(`[name="${name}"]`);
-    if ((await field.evaluate((element) => element.tagName)) === 'SELECT') await field.selectOption(value);
-    else await field.fill(value);
-  }
-  const answer = form.locator('pre.answer');
-  const before = (await answer.count()) > 0 ? await answer.textContent() : null;
-  await form.locator('button[type=submit]').click();
-  await page.waitForFunction(
-    ([where, previous]) => {
-      const box = document.querySelector(where);
-      return box !== null && box.textContent !== previous;
-    },
-    [`#action-${formId} pre.answer`, before] as const,
-  );
-  const text = (await answer.textContent()) ?? '';
-  assert.match((await answer.getAttribute('class')) ?? '', /\bok\b/, `${formId} refused: ${text}`);
-  return JSON.parse(text) as Record<string, string>;
-}
+  view.untilBelow(selector, attribute, limit);
+const submitAction = (formId: string, values: Record<string, string>) => view.submitAction(formId, values);
 
 async function spotIndexPrice(): Promise<number> {
   const answer = await publicGet<{ lastPr: string }[]>(
@@ -117,7 +54,7 @@ async function spotIndexPrice(): Promise<number> {
 
 test(
   'console works end to end when driven in a browser against a default server',
-  { skip: missing && !process.env.CI ? `no chromium at ${CHROMIUM}` : false, timeout: 300_000 },
+  { skip: skipWithoutChromium, timeout: 300_000 },
   async () => {
     // Served with its content type, and the first paint's cost written down.
     const response = await page.goto(`${server.url}/console`);
@@ -152,7 +89,7 @@ test(
     // Keyboard: Tab reaches the navigation, Enter follows it.
     for (let presses = 0; presses < 20; presses += 1) {
       await page.keyboard.press('Tab');
-      if ((await page.evaluate(() => document.activeElement?.textContent)) === 'Operate') break;
+      if ((await view.activeText()) === 'Operate') break;
     }
     await page.keyboard.press('Enter');
     await page.waitForSelector('#action-account-create');
@@ -227,6 +164,7 @@ test(
     await go('#/system');
     await untilText('[data-field=health]', 'ok');
     await untilText('[data-field=rates]', '—', true);
+    await untilText('[data-field=store-growth]', '—', true);
     await shot('system');
 
     // A phone's width: the same market, one column.

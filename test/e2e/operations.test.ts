@@ -122,3 +122,22 @@ test('bourse_websocket_connections when an SDK WebSocket client connects counts 
   }
   await until(async () => ((await gauge()) === 0 ? true : undefined), 'the connection to be uncounted');
 });
+
+test('bourse_store_bytes when the SDK places orders grows with the store', async () => {
+  const bytes = async () => (await scrape()).get('bourse_store_bytes') ?? 0;
+  const first = await bytes();
+  // SQLite pages of 4 KiB: an empty store already holds its tables and the first-start state.
+  assert.ok(first >= 4096, `${first}`);
+  const order = {
+    symbol: 'BTCUSDT',
+    side: 'buy',
+    orderType: 'limit',
+    price: '1000',
+    size: '0.001',
+    force: 'gtc',
+  };
+  await until(async () => {
+    await v2.spotSubmitOrder(order as never);
+    return (await bytes()) > first ? true : undefined;
+  }, 'the store to grow');
+});

@@ -1,247 +1,18 @@
 /**
  * One account, refreshed every 2 s from the operator API: balances per wallet (with margin
- * debt), futures positions (liquidation price, unrealised PnL), open orders, fills, order
- * history, API keys (create, freeze, unfreeze, revoke), sub-accounts, and the money actions.
+ * debt), futures positions (liquidation price, unrealised PnL), risk ratios, open orders,
+ * fills, order history, API keys (create, freeze, unfreeze, revoke), sub-accounts, and the
+ * money actions. What it loads is in account-data.ts, its buttons in account-parts.tsx.
  */
-import { allPages, ApiError, operator } from '../api.ts';
-import { ActionForm, DataTable, type Action } from '../components.tsx';
+import { ActionForm, DataTable } from '../components.tsx';
 import { short, time } from '../format.ts';
 import { usePoll } from '../hooks.ts';
-import {
-  equityOf,
-  loadUsdPrices,
-  usd,
-  type AccountSummary,
-  type BalanceRow,
-  type PositionRow,
-} from '../accounts-data.ts';
+import { equityOf, usd, type BalanceRow } from '../accounts-data.ts';
+import { listOf, loadAccount, walletRows } from '../account-data.ts';
+import { RiskTables } from './account-risk.tsx';
+import { KeyButtons, keyActions, ORDER_COLUMNS, SettleButtons, Unavailable } from './account-parts.tsx';
 
 const REFRESH_MS = 2_000;
-
-interface KeyRow {
-  apiKey: string;
-  label: string;
-  permissions: string[];
-  ipList: string[];
-  status?: string;
-}
-
-interface AccountView extends AccountSummary {
-  apiKeys: KeyRow[];
-  wallets?: Record<string, Record<string, { available: string; frozen: string; borrowed: string }>>;
-}
-
-/** The balances of GET /admin/v1/accounts/{uid}, for a server without the balances list. */
-function walletRows(account: AccountView): BalanceRow[] {
-  return Object.entries(account.wallets ?? {}).flatMap(([wallet, coins]) =>
-    Object.entries(coins).map(([coin, balance]) => ({ wallet, coin, ...balance })),
-  );
-}
-
-interface OrderRow {
-  orderId: string;
-  category: string;
-  symbol: string;
-  side: string;
-  orderType: string;
-  price: string;
-  qty: string;
-  cumExecQty: string;
-  avgPrice: string;
-  status: string;
-  createdTime: string;
-}
-
-interface FillRow {
-  execId: string;
-  orderId: string;
-  category: string;
-  symbol: string;
-  side: string;
-  execPrice: string;
-  execQty: string;
-  execValue?: string;
-  fee?: string;
-  feeCoin?: string;
-  createdTime: string;
-  [field: string]: unknown;
-}
-
-/** A list the server may not serve yet: 404 (40404) reads as "not on this server". */
-async function optional<T>(load: () => Promise<T>): Promise<T | 'unavailable'> {
-  try {
-    return await load();
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return 'unavailable';
-    throw error;
-  }
-}
-
-interface BillRow {
-  billId: string;
-  wallet: string;
-  coin: string;
-  symbol: string;
-  businessType: string;
-  amount: string;
-  fee: string;
-  balanceAfter: string;
-  createdTime: string;
-}
-
-interface PlanRow {
-  planId: string;
-  category: string;
-  symbol: string;
-  planType: string;
-  triggerType: string;
-  triggerPrice: string;
-  orderType: string;
-  executePrice: string;
-  size: string;
-  side: string;
-  status: string;
-  createdTime: string;
-}
-
-interface FundingRecord {
-  id: string;
-  coin: string;
-  amount: string;
-  type: string;
-  subType: string;
-  status: string;
-  ts: string;
-}
-
-async function loadAccount(uid: string) {
-  const [
-    account,
-    balances,
-    positions,
-    openOrders,
-    orders,
-    fills,
-    subAccounts,
-    prices,
-    bills,
-    plans,
-    funding,
-  ] = await Promise.all([
-    operator<AccountView>('GET', `/accounts/${uid}`),
-    optional(() => operator<BalanceRow[]>('GET', `/accounts/${uid}/balances`)),
-    optional(() => operator<PositionRow[]>('GET', `/accounts/${uid}/positions`)),
-    optional(() => operator<{ list: OrderRow[] }>('GET', `/accounts/${uid}/orders?status=open&limit=100`)),
-    optional(() => operator<{ list: OrderRow[] }>('GET', `/accounts/${uid}/orders?status=closed&limit=50`)),
-    optional(() => operator<{ list: FillRow[] }>('GET', `/accounts/${uid}/fills?limit=50`)),
-    optional(() => allPages<AccountSummary>('/accounts', { parentUid: uid }, 1000)),
-    loadUsdPrices(),
-    optional(() => operator<{ list: BillRow[] }>('GET', `/accounts/${uid}/bills?limit=50`)),
-    optional(() =>
-      operator<{ list: PlanRow[] }>('GET', `/accounts/${uid}/plan-orders?status=live&limit=100`),
-    ),
-    optional(() => operator<FundingRecord[]>('GET', `/accounts/${uid}/funding`)),
-  ]);
-  return {
-    account,
-    balances,
-    positions,
-    openOrders,
-    orders,
-    fills,
-    subAccounts,
-    prices,
-    bills,
-    plans,
-    funding,
-  };
-}
-
-const listOf = <T,>(value: { list: T[] } | 'unavailable' | undefined) =>
-  value === 'unavailable' || value === undefined ? undefined : value.list;
-
-function Unavailable({ what }: { what: string }) {
-  return <p class="muted">Not served by this server ({what}).</p>;
-}
-
-const ORDER_COLUMNS: [string, (row: OrderRow) => string, boolean?][] = [
-  ['Order id', (row) => row.orderId],
-  ['Category', (row) => row.category],
-  ['Symbol', (row) => row.symbol],
-  ['Side', (row) => row.side],
-  ['Type', (row) => row.orderType],
-  ['Price', (row) => row.price, true],
-  ['Qty', (row) => row.qty, true],
-  ['Filled', (row) => row.cumExecQty, true],
-  ['Avg price', (row) => row.avgPrice, true],
-  ['Status', (row) => row.status],
-  ['Created', (row) => time(row.createdTime)],
-];
-
-function keyActions(uid: string): Action[] {
-  return [
-    {
-      id: 'key-create',
-      title: 'Create API key',
-      method: 'POST',
-      path: `/accounts/${uid}/api-keys`,
-      fields: [
-        { name: 'label', placeholder: 'bot' },
-        { name: 'permissions', type: 'list', placeholder: 'spot_trade, contract_trade, read (default: all)' },
-        { name: 'ipList', type: 'list', placeholder: '127.0.0.1 (default: any)' },
-        { name: 'passphrase', type: 'password', placeholder: 'random if empty' },
-      ],
-    },
-  ];
-}
-
-function KeyButtons({ row, onDone }: { row: KeyRow; onDone: () => void }) {
-  const act = async (method: 'PATCH' | 'DELETE', body?: unknown) => {
-    if (method === 'DELETE' && !confirm(`Revoke ${row.apiKey}? Bots using it stop at once.`)) return;
-    try {
-      await operator(method, `/api-keys/${row.apiKey}`, body);
-    } catch (error) {
-      alert(error instanceof ApiError ? `${error.code} ${error.msg}` : String(error));
-    }
-    onDone();
-  };
-  const frozen = row.status === 'frozen';
-  return (
-    <div class="buttons">
-      <button
-        type="button"
-        class="outline small"
-        onClick={() => act('PATCH', { status: frozen ? 'normal' : 'frozen' })}
-      >
-        {frozen ? 'Unfreeze' : 'Freeze'}
-      </button>
-      <button type="button" class="outline secondary small" onClick={() => act('DELETE')}>
-        Revoke
-      </button>
-    </div>
-  );
-}
-
-function SettleButtons({ id, onDone }: { id: string; onDone: () => void }) {
-  const settle = async (status: 'success' | 'fail') => {
-    try {
-      await operator('POST', `/funding/${id}/settle`, { status });
-    } catch (error) {
-      alert(error instanceof ApiError ? `${error.code} ${error.msg}` : String(error));
-    }
-    onDone();
-  };
-  return (
-    <div class="buttons">
-      <button type="button" class="outline small" onClick={() => settle('success')}>
-        Settle
-      </button>
-      <button type="button" class="outline secondary small" onClick={() => settle('fail')}>
-        Reject
-      </button>
-    </div>
-  );
-}
 
 export function Account({ uid }: { uid: string }) {
   const { data, error, refresh } = usePoll(() => loadAccount(uid), REFRESH_MS, [uid]);
@@ -329,6 +100,8 @@ export function Account({ uid }: { uid: string }) {
           ]}
         />
       )}
+      <h3>Risk</h3>
+      {account && <RiskTables risk={account.risk} />}
       <h3>Open orders</h3>
       {data?.openOrders === 'unavailable' ? (
         <Unavailable what="GET /admin/v1/accounts/{uid}/orders" />

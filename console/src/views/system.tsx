@@ -1,11 +1,12 @@
 /**
  * System: health, readiness and the server's metrics (GET /health, /ready, /metrics), read
- * every 2 s; rates are the counters' increase between two readings.
+ * every 2 s; rates are the counters' increase between two readings, the store's growth its
+ * size's change over the last minute (metrics.ts).
  */
 import { useRef, useState } from 'preact/hooks';
 import { plainGet, session } from '../api.ts';
 import { usePoll } from '../hooks.ts';
-import { parseMetrics, ratePerSecond, total, type Reading } from '../metrics.ts';
+import { byteText, parseMetrics, perMinute, ratePerSecond, total, within, type Reading } from '../metrics.ts';
 
 const REFRESH_MS = 2_000;
 
@@ -42,6 +43,7 @@ const mib = (bytes: number | undefined) =>
 
 export function System() {
   const previous = useRef<Reading | undefined>(undefined);
+  const history = useRef<Reading[]>([]);
   const [rates, setRates] = useState<Record<string, number | undefined>>({});
   const { data, error } = usePoll(
     async () => {
@@ -54,6 +56,7 @@ export function System() {
           trades: ratePerSecond(previous.current, reading, 'bourse_trades_total'),
           requests: ratePerSecond(previous.current, reading, 'bourse_http_requests_total'),
           journal: ratePerSecond(previous.current, reading, 'bourse_journal_last_seq'),
+          storeGrowth: perMinute((history.current = within(history.current, reading)), 'bourse_store_bytes'),
         });
         previous.current = reading;
       }
@@ -65,9 +68,6 @@ export function System() {
   const samples = data?.metrics.status === 200 ? parseMetrics(data.metrics.text) : [];
   const bourse = samples.filter(
     (sample) => sample.name.startsWith('bourse_') && !sample.name.endsWith('_bucket'),
-  );
-  const sizeBytes = samples.filter((sample) =>
-    /^bourse_(journal|store|database)_\w*bytes$/.test(sample.name),
   );
   return (
     <section>
@@ -88,11 +88,15 @@ export function System() {
             <span data-field="journal-seq">{total(samples, 'bourse_journal_last_seq') ?? '—'}</span> commands,{' '}
             {fixed(rates.journal)} /s
           </p>
-          {sizeBytes.map((sample) => (
-            <p key={sample.name + sample.labels}>
-              {sample.name.replace('bourse_', '')}: {mib(sample.value)}
-            </p>
-          ))}
+          <p>
+            <span data-field="store-bytes">{byteText(total(samples, 'bourse_store_bytes'))}</span> stored,{' '}
+            <span data-field="store-growth">
+              {rates.storeGrowth === undefined
+                ? '—'
+                : `${rates.storeGrowth < 0 ? '' : '+'}${byteText(rates.storeGrowth)}`}
+            </span>{' '}
+            /min
+          </p>
           <small>pending {total(samples, 'bourse_journal_pending_commands') ?? '—'}</small>
         </article>
         <article>
@@ -125,21 +129,23 @@ export function System() {
       )}
       <details>
         <summary>Every bourse metric</summary>
-        <table class="compact striped">
-          <tbody>
-            {bourse.map((sample) => (
-              <tr key={sample.name + sample.labels}>
-                <td>
-                  <code>
-                    {sample.name}
-                    {sample.labels}
-                  </code>
-                </td>
-                <td class="num">{sample.value}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div class="overflow-auto">
+          <table class="compact striped">
+            <tbody>
+              {bourse.map((sample) => (
+                <tr key={sample.name + sample.labels}>
+                  <td>
+                    <code>
+                      {sample.name}
+                      {sample.labels}
+                    </code>
+                  </td>
+                  <td class="num">{sample.value}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </details>
     </section>
   );

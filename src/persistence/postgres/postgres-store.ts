@@ -272,6 +272,13 @@ export async function openPostgresStore(
     get pendingWrites() {
       return pendingWrites;
     },
+    async sizeBytes() {
+      const [row] = await all({
+        text: "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::text AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'",
+        params: [],
+      });
+      return Number(row?.bytes ?? 0);
+    },
     async saveSnapshot(snapshot) {
       const values = [snapshot.seq, snapshot.timeMs, snapshot.body];
       pendingWrites += 1;

@@ -138,6 +138,12 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     get pendingWrites() {
       return writer.pendingRequests;
     },
+    async sizeBytes() {
+      const pages = prepared(
+        'SELECT page_count - freelist_count AS pages, page_size AS size FROM pragma_page_count(), pragma_freelist_count(), pragma_page_size()',
+      ).get() as { pages: number; size: number };
+      return pages.pages * pages.size;
+    },
     async resume() {
       await writer.resume();
     },
