@@ -20,7 +20,7 @@ import { cancelOpenOrder, findOpenOrder } from './cancel.ts';
 import { holdFor } from './hold.ts';
 import { applyMatch } from './place.ts';
 import { finish, touch, type TradingContext } from './trading-context.ts';
-import { validateOrder, type ValidOrder } from './validate.ts';
+import { validateOrder } from './validate.ts';
 import { presetsAfterModify, setOrderPresets } from '../triggers/order-presets.ts';
 
 export interface ModifyResult {
@@ -73,7 +73,16 @@ function attempt(trading: TradingContext, command: ModifyOrder): Outcome<ModifyR
         marginValue(valid.instrument, valid.priceTicks, remainingLots),
         futures.leverage,
       )
-    : holdFor({ ...valid, quantityLots: remainingLots } as ValidOrder, order.side).amount;
+    : holdFor(
+        {
+          instrument: valid.instrument,
+          key: valid.key,
+          priceTicks: valid.priceTicks,
+          quantityLots: remainingLots,
+          quoteAmount: valid.quoteAmount,
+        },
+        order.side,
+      ).amount;
   const extra = newHold - order.holdAmount;
   if (extra > 0n && readBalance(state, order.uid, order.wallet, order.holdCoin).available < extra) {
     return fail('INSUFFICIENT_BALANCE');
