@@ -108,7 +108,7 @@ function setupOf(recorder: Recorder, accounts: number, captured: Command[]): str
 /**
  * The exchange-core-like stream (bench/engine-stream.ts) as commands, one order per command:
  * limit → PlaceOrders of one GTC limit; market → PlaceOrders of one IOC limit 500 ticks
- * through the mid (50 USDT, deeper than the book's spread of prices: it takes like a market
+ * through the stream's price (50 USDT, deeper than the book's spread of prices: it takes like a market
  * order, but its hold is a limit's; the peer gets a market order); cancel → CancelOrders of
  * one orderId; modify → ModifyOrder with the new price and total quantity.
  */
@@ -123,7 +123,7 @@ export function exchangeCoreStream(seed: number, operationCount: number): FullSt
     const uid = uids[Number(op.ownerId.slice(5)) % uids.length] as string;
     if (op.kind === opLimit || op.kind === opMarket) {
       const priceTicks =
-        op.kind === opLimit ? op.priceTicks : MIDDLE_TICKS + (op.side === 'buy' ? 500 : -500);
+        op.kind === opLimit ? op.priceTicks : op.priceTicks + (op.side === 'buy' ? 500 : -500);
       const item = limitItem(op.side, priceTicks, op.lots, op.kind === opLimit ? 'gtc' : 'ioc');
       return { type: 'PlaceOrders', timeMs, uid, category: 'SPOT', items: [item] };
     }
