@@ -26,6 +26,19 @@ export function mayGoNegative(state: EngineState, uid: string, wallet: string, c
  * found, per balances map (a snapshot makes a new one); `balanceFor` is the only writer.
  */
 const indexes = new WeakMap<Map<string, Balance>, Map<string, Map<string, Map<string, Balance>>>>();
+/** The index of the balances map used last: one engine's map, nearly always (spares a WeakMap get). */
+let lastBalances: Map<string, Balance> | undefined;
+let lastIndex: Map<string, Map<string, Map<string, Balance>>> | undefined;
+
+function indexOf(balances: Map<string, Balance>): Map<string, Map<string, Map<string, Balance>>> | undefined {
+  if (balances === lastBalances) return lastIndex;
+  const index = indexes.get(balances);
+  if (index) {
+    lastBalances = balances;
+    lastIndex = index;
+  }
+  return index;
+}
 
 function indexed(
   balances: Map<string, Balance>,
@@ -34,7 +47,7 @@ function indexed(
   coin: string,
   balance: Balance,
 ): void {
-  let byUid = indexes.get(balances);
+  let byUid = indexOf(balances);
   if (!byUid) {
     byUid = new Map();
     indexes.set(balances, byUid);
@@ -59,7 +72,7 @@ export function findBalance(
   wallet: string,
   coin: string,
 ): Balance | undefined {
-  const found = indexes.get(state.balances)?.get(uid)?.get(wallet)?.get(coin);
+  const found = indexOf(state.balances)?.get(uid)?.get(wallet)?.get(coin);
   if (found) return found;
   const balance = state.balances.get(balanceKey(uid, wallet, coin));
   if (balance) indexed(state.balances, uid, wallet, coin, balance);

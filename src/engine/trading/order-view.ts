@@ -9,6 +9,9 @@ import { isInverse } from '../../domain/category.ts';
 import { formatScaled } from '../../domain/decimal.ts';
 import { MONEY_SCALE } from '../../domain/money.ts';
 
+/** 10^n for the few quantity precisions there are, made once instead of per view. */
+const POWERS_OF_TEN = Array.from({ length: 19 }, (_, exponent) => 10n ** BigInt(exponent));
+
 /** Average price = filled value / filled quantity, at the instrument's price precision (rounded down). */
 export function averagePrice(instrument: Instrument, order: Order): string {
   if (order.filledLots === 0) return '0';
@@ -25,7 +28,8 @@ export function averagePrice(instrument: Instrument, order: Order): string {
   }
   const baseUnits = BigInt(order.filledLots) * scales.lotUnits; // 10^-quantityPlaces
   // price (10^-8 of quote per base) = filledQuote(10^-8) * 10^quantityPlaces / baseUnits
-  const priceMoney = divide(order.filledQuote * 10n ** BigInt(scales.quantityPlaces), baseUnits, 'down');
+  const power = POWERS_OF_TEN[scales.quantityPlaces] ?? 10n ** BigInt(scales.quantityPlaces);
+  const priceMoney = divide(order.filledQuote * power, baseUnits, 'down');
   return formatScaled(priceMoney, MONEY_SCALE);
 }
 

@@ -82,6 +82,8 @@ export function finish(trading: TradingContext): void {
     notePlanOrder(state, instrument, order);
     if (!isOpenStatus(order.status) && state.orders.delete(order.orderId)) countOpen(trading, order, -1);
   }
-  trading.touched.clear();
-  trading.opened.clear();
+  // clear() allocates a fresh table, and most finishes (the clock jobs' before each command)
+  // have nothing to clear.
+  if (trading.touched.size > 0) trading.touched.clear();
+  if (trading.opened.size > 0) trading.opened.clear();
 }
