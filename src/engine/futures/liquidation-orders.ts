@@ -9,7 +9,7 @@ import { instrumentKey, type Instrument } from '../../domain/instrument.ts';
 import type { Order } from '../../domain/order.ts';
 import type { HoldSide, Position } from '../../domain/position.ts';
 import { restingOf, stpOwner } from '../trading/books.ts';
-import { execute, openOrder, rest } from '../trading/place.ts';
+import { execute, openOrder, rest } from '../trading/order-entry.ts';
 import type { TradingContext } from '../trading/trading-context.ts';
 import type { ValidOrder } from '../trading/validate.ts';
 import { positionModeOf } from './settings.ts';

@@ -16,7 +16,7 @@ import { fail, ok, type Failure, type Outcome } from '../../domain/result-code.t
 import { freeze, readBalance } from '../accounts/ledger.ts';
 import { marginValue } from '../instruments/scales.ts';
 import { cancelOpenOrder, type ItemResult } from '../trading/cancel.ts';
-import { execute, openOrder } from '../trading/place.ts';
+import { execute, openOrder } from '../trading/order-entry.ts';
 import type { TradingContext } from '../trading/trading-context.ts';
 import type { ValidOrder } from '../trading/validate.ts';
 import { checkOrderPresets, setOrderPresets } from '../triggers/order-presets.ts';

@@ -12,9 +12,9 @@ import { inverseCoinValue, scalesOf } from '../instruments/scales.ts';
 import { isInverse } from '../../domain/category.ts';
 import type { EngineState } from '../state.ts';
 import type { Books } from '../trading/books.ts';
-import { feeRate } from '../trading/settle.ts';
+import { feeRate } from '../instruments/fees.ts';
 import { markPrice } from './mark.ts';
-import { unionCollateral } from './union.ts';
+import { unionCollateral } from './union-collateral.ts';
 import { mmrFor } from './tiers.ts';
 
 /** Value of `lots` at `priceMoney` (money per base coin) in the margin coin, money units. */

@@ -12,7 +12,7 @@ import { positionKey, type HoldSide } from '../../domain/position.ts';
 import { balanceFor, mayGoNegative, post } from '../accounts/ledger.ts';
 import type { Context } from '../context.ts';
 import type { Fill } from '../matching/index.ts';
-import { feeRate } from '../trading/settle.ts';
+import { feeRate } from '../instruments/fees.ts';
 import { recordFill } from '../trading/fill-record.ts';
 import { touch, type TradingContext } from '../trading/trading-context.ts';
 import { ensureInsuranceFund, INSURANCE_FUND_UID } from './insurance.ts';
