@@ -3,8 +3,8 @@
  * when its margin ratio reaches 100 %, equity ≤ maintenance MM* = value × (tier MMR + taker
  * fee) at the mark: isolated, margin + uPnL ≤ MM*; crossed, the wallet's cross equity ≤ Σ MM*
  * of its cross positions. Then:
- *  1. the account's open orders on that margin are cancelled (isolated: the position's symbol;
- *     crossed: every futures order of the wallet);
+ *  1. the account's open orders on that margin are cancelled (isolated: the position's, i.e.
+ *     its symbol's, its side's only in hedge mode; crossed: every futures order of the wallet);
  *  2. the position is reduced tier by tier: a position above tier 1 is brought to the ceiling
  *     of the tier below (liquidation-step.ts: a liquidation order at the bankruptcy price
  *     through the book, the insurance fund and ADL behind it); after each step the ratio is
@@ -17,6 +17,7 @@
  *     trader, risk_captital_user_transfer for the fund.
  */
 import { instrumentKey } from '../../domain/instrument.ts';
+import type { Order } from '../../domain/order.ts';
 import type { Position } from '../../domain/position.ts';
 import { balanceFor, post } from '../accounts/ledger.ts';
 import { cancelOpenOrder } from '../trading/cancel.ts';
@@ -67,11 +68,7 @@ function step(trading: TradingContext, position: Position, equity: bigint): bool
   return true;
 }
 
-function cancelOrders(
-  trading: TradingContext,
-  uid: string,
-  match: (order: { category: string; symbol: string; wallet: string }) => boolean,
-): void {
+function cancelOrders(trading: TradingContext, uid: string, match: (order: Order) => boolean): void {
   for (const order of [...trading.context.state.orders.values()]) {
     if (order.uid === uid && order.futures && match(order))
       cancelOpenOrder(trading, order, 'liquidation_cancel');
@@ -101,10 +98,16 @@ function isolatedBreached(trading: TradingContext, position: Position): { equity
 
 function liquidateIsolated(trading: TradingContext, position: Position): void {
   const { state } = trading.context;
+  // That position's orders: its symbol's, and in hedge mode only its side's (one-way, an
+  // order of either side changes the one position).
+  const hedge = positionModeOf(state, position.uid, position.category) === 'hedge_mode';
   cancelOrders(
     trading,
     position.uid,
-    (order) => order.category === position.category && order.symbol === position.symbol,
+    (order) =>
+      order.category === position.category &&
+      order.symbol === position.symbol &&
+      (!hedge || order.futures?.holdSide === position.holdSide),
   );
   const before = balanceFor(state, position.uid, position.wallet, position.marginCoin).available;
   for (let steps = 0; steps < MAX_STEPS && live(trading, position); steps++) {
