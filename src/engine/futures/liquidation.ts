@@ -155,12 +155,17 @@ function sweepCross(trading: TradingContext, position: Position): void {
 
 function liquidateCross(trading: TradingContext, uid: string, wallet: string, coin: string): void {
   const { state } = trading.context;
+  const breached = () => {
+    const cross = crossState(state, trading.books, uid, wallet, coin);
+    return cross.maintenanceMargin > 0n && cross.equity <= cross.maintenanceMargin ? cross : null;
+  };
+  if (!breached()) return;
   cancelOrders(trading, uid, (order) => order.wallet === wallet);
   let last: Position | undefined;
   const limit = MAX_STEPS * Math.max(1, crossPositions(trading, uid, wallet, coin).length);
   for (let steps = 0; steps < limit; steps++) {
-    const cross = crossState(state, trading.books, uid, wallet, coin);
-    if (cross.maintenanceMargin === 0n || cross.equity > cross.maintenanceMargin) return;
+    const cross = breached();
+    if (!cross) return;
     const position = largest(trading, crossPositions(trading, uid, wallet, coin));
     if (!position) break;
     last = position;

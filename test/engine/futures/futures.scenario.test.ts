@@ -194,3 +194,17 @@ test('coin-margined round trip when the price rises pays the long in BTC, by han
   assert.equal(btc(shortSeller), money('0.98281638'));
   engine.assertConserved();
 });
+
+test('a cross account far from maintenance when the index moves keeps its open orders', () => {
+  const engine = new EngineHarness();
+  const f = futures(engine);
+  const trader = f.account('10000');
+  const other = f.account('100000');
+  engine.place(other, 'USDT-FUTURES', { side: 'sell', price: '60000', quantity: '0.1' });
+  engine.place(trader, 'USDT-FUTURES', { side: 'buy', price: '60000', quantity: '0.1' });
+  const [resting] = engine.place(trader, 'USDT-FUTURES', { side: 'buy', price: '50000', quantity: '0.01' });
+  // Equity 9996.4 − 100 against MM* 5900 × 0.0046 = 27.14: nowhere near; the order stays.
+  f.setIndex('59000');
+  assert.equal(engine.state.orders.get(resting?.orderId ?? '')?.status, 'live');
+  engine.assertConserved();
+});
