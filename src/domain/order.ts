@@ -76,11 +76,13 @@ export interface Order {
   sequence: number;
   /**
    * Where it came from: `normal` or the venue's delegate types (e.g. `liquidation`); `plan` for
-   * a trigger or trailing order, the plan type for a TP/SL plan's order (engine/triggers).
+   * a trigger or trailing order, the plan type for a TP/SL plan's order (engine/triggers);
+   * `adl` for the close the risk engine places for a deleveraged position (engine/futures/adl.ts).
    */
   source:
     | 'normal'
     | 'liquidation'
+    | 'adl'
     | 'delivery'
     | 'plan'
     | 'profit_plan'

@@ -29,8 +29,6 @@ const AGENT_READS =
   'not served yet: an agent reads its customers’ KYC results and commissions; customer lists, volumes, deposits, assets and commission details are not exposed';
 const FUTURES_TOOLS =
   'not served yet: a futures calculator or setting bourse does not offer (docs/futures.md, "Not yet")';
-const ADL =
-  'auto-deleveraging is not modelled: the insurance fund takes liquidated positions over (docs/futures.md)';
 const REALITY = 'tokenised-stock (Reality) trading and its dividends are not a product of bourse';
 const V3_SUBACCOUNTS =
   "not served: the unified account's sub-account API (v3 user and sub-account transfers); sub-accounts are managed through v2 (docs/subaccounts.md)";
@@ -136,7 +134,6 @@ export const SDK_V2_SCOPE: Group = {
     'getFuturesIsolatedSymbols',
     'futuresSubmitReversal',
   ]),
-  ...each(ADL, ['getFuturesPositionAdlRank']),
   ...each(WALLET_EXTRAS, ['spotModifyDepositAccount', 'getSpotTransferableCoins']),
   getAnnouncements: outOfScope(
     "bourse publishes no announcements (the venue's notices are its editorial content)",
@@ -225,10 +222,9 @@ export const SDK_V3_SCOPE: Group = {
     'getMaxWithdrawal',
     'getOpenInterestLimit',
   ]),
-  ...each(ADL, ['getPositionAdlRank']),
   ...each(WALLET_EXTRAS, ['setDepositAccount', 'getWithdrawAddressBook', 'getTransferableCoins']),
   getLiquidations: outOfScope(
-    'public liquidation orders are not recorded: the insurance fund takes a liquidated position over without an order (docs/futures.md)',
+    'the public feed of liquidation orders is not served: a liquidation order is seen only by its account (docs/futures.md)',
   ),
   getProofOfReserves: outOfScope('proof of reserves attests custody of real assets; bourse holds none'),
   getRiskReserveHour: outOfScope(

@@ -149,6 +149,15 @@ export const SDK_V2_FUTURES_CASES: Cases = {
       [SYMBOL],
     );
   }),
+  getFuturesPositionAdlRank: works(async (context) => {
+    await openLong(context);
+    const rows = dataOf(await context.client.getFuturesPositionAdlRank({ productType: USDT_M }));
+    assert.deepEqual(
+      rows.map((row) => [row.symbol, row.holdSide, row.adlRank === row.rank]),
+      [[SYMBOL, 'long', true]],
+    );
+    assert.ok(Number(rows[0]?.adlRank) >= 0 && Number(rows[0]?.adlRank) <= 1);
+  }),
   getFuturesHistoricPositions: works(async (context) => {
     await openLong(context);
     const close = { ...FUTURES, side: 'buy', tradeSide: 'close', orderType: 'market', size: '0.01' } as const;

@@ -119,6 +119,15 @@ export const SDK_V3_TRADING_CASES: Cases = {
       [[SYMBOL, 'long', '0.01']],
     );
   }),
+  getPositionAdlRank: works(async (context) => {
+    await openLong(context);
+    const rows = dataOf(await context.client.getPositionAdlRank());
+    assert.deepEqual(
+      rows.map((row) => [row.symbol, row.holdSide]),
+      [[SYMBOL, 'long']],
+    );
+    assert.ok(Number(rows[0]?.adlRank) >= 0 && Number(rows[0]?.adlRank) <= 1);
+  }),
   getPositionHistory: works(async (context) => {
     await openLong(context);
     await context.client.submitNewOrder({

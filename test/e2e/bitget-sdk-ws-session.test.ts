@@ -1,8 +1,9 @@
 /**
  * A bot whose whole state comes from the SDK's WebsocketClientV2 (orders, positions and
  * account channels on USDT-FUTURES) stays in agreement with REST through a scripted session:
- * two resting orders, a cancel, a fill that opens a position, and a liquidation (the insurance
- * fund takes the position over: no order of the bot's, a positions-history row).
+ * two resting orders, a cancel, a fill that opens a position, and a liquidation (a liquidation
+ * order of the bot's at the bankruptcy price, the insurance fund taking it: a positions-history
+ * row).
  *
  * A second test fires a trigger order: the plan on orders-algo (live, then executed) and the
  * order it placed on orders, as REST reports them.
@@ -166,13 +167,18 @@ test('a bot fed only by WebsocketClientV2 agrees with REST through orders, a can
   await operator.setPrice({ category: PRODUCT, symbol: 'BTCUSDT', indexPrice: '50000' });
   await until(() => state.positions.length === 0, 'the position to close on the positions channel');
   await assertAgrees(state, bot.rest);
-  // The insurance fund took the position over (no order of the bot's): the position history
-  // channel reports the close, and every order REST's history knows was seen on the socket.
+  // The position was closed by a liquidation order (the fund took it at the bankruptcy price):
+  // the position history channel reports the close, and every order REST's history knows,
+  // the liquidation order among them, was seen on the socket.
   await until(() => state.closed.length === 1, 'positions-history push');
   assert.equal(state.closed[0]?.closeSize, '0.1');
   const history = (await bot.rest.getFuturesHistoricOrders({ productType: PRODUCT } as never)).data;
   const restIds = (history.entrustedList ?? []).map((order: { orderId: string }) => order.orderId).sort();
   assert.deepEqual([...state.orders.keys()].sort(), restIds);
+  const liquidation = (history.entrustedList ?? []).find(
+    (order: { orderSource: string }) => order.orderSource === 'liquidation',
+  );
+  assert.ok(liquidation && state.orders.has(liquidation.orderId));
 });
 
 test('a trigger order firing shows on orders-algo and its order on orders, as REST reports them', async () => {

@@ -232,6 +232,9 @@ for (const seed of [1, 7, 42, 2026, 31337]) {
   });
 }
 
-test('random command streams when taken together reach liquidation and the insurance fund', () => {
-  assert.ok((reached.get('risk_captital_user_transfer') ?? 0) > 0, JSON.stringify([...reached]));
+// A futures liquidation's bills (burst_* one-way, force_close_* hedge). Whether the insurance
+// fund or ADL then takes part depends on the book; liquidation.property.test.ts drives those.
+test('random command streams when taken together reach futures liquidation', () => {
+  const liquidations = [...reached].filter(([kind]) => /^(burst_|force_close_)/.test(kind));
+  assert.ok(liquidations.length > 0, JSON.stringify([...reached]));
 });

@@ -84,7 +84,7 @@ test('funding over two intervals when the clock advances charges longs and pays 
   conserved(server);
 });
 
-test('isolated liquidation when the mark falls to maintenance hands the position to the insurance fund', async (t) => {
+test('isolated liquidation when the mark falls to maintenance hands the position to the insurance fund at bankruptcy', async (t) => {
   const { server, operator, trader } = await setup(t);
   const longer = await trader('10000');
   const shorter = await trader('100000');
@@ -126,7 +126,9 @@ test('isolated liquidation when the mark falls to maintenance hands the position
   assert.equal(await available(longer.client), '9396.4', 'the 600 margin is gone, the rest stays');
   const fund = await operator.getAccount(INSURANCE_FUND_UID);
   const wallets = fund.wallets as Record<string, Record<string, { available: string }>>;
-  assert.equal(wallets.usdt_futures?.USDT?.available, '20', 'margin 600 less the 580 loss at 54200');
+  // Bankruptcy 60000 − 600 ÷ 0.1 = 54000, where the fund takes the 0.1 (the book is empty);
+  // the trader's fee 5400 × 0.0006 = 3.24 is beyond the margin: the fund pays it.
+  assert.equal(wallets.usdt_futures?.USDT?.available, '-3.24');
   const bills = data<{ bills: Row[] }>(
     await longer.client.get('/api/v2/mix/account/bill', {
       query: { productType: 'USDT-FUTURES', limit: '1' },
@@ -165,7 +167,9 @@ test('cross liquidation when equity falls to maintenance sweeps the wallet into 
   assert.equal(await available(longer.client), '0');
   const fund = await operator.getAccount(INSURANCE_FUND_UID);
   const wallets = fund.wallets as Record<string, Record<string, { available: string }>>;
-  assert.equal(wallets.usdt_futures?.USDT?.available, '25.4', '396.4 − 371');
+  // Bankruptcy 56290 − 25.4 ÷ 0.1 = 56036, where the fund takes the 0.1: PnL 5603.6 − 6000
+  // = −396.4 spends the wallet, the fee 5603.6 × 0.0006 = 3.36216 is the fund's.
+  assert.equal(wallets.usdt_futures?.USDT?.available, '-3.36216');
   conserved(server);
 });
 

@@ -23,6 +23,7 @@ import { v2MixTradeRoutes } from './v2-mix-trade.ts';
 import { v2MixPlanRoutes } from './v2-mix-plan.ts';
 import { v3StrategyRoutes } from './v3-strategy.ts';
 import { v3FuturesRoutes } from './v3-futures.ts';
+import { adlRankRoutes } from './adl-rank.ts';
 import { v3AccountRoutes } from './v3-account.ts';
 import { publicRoutes } from './public.ts';
 import { walletFamilyRoutes } from './wallet-family.ts';
@@ -39,6 +40,7 @@ export function allRoutes(services: Services): Route[] {
     ...accountInfoRoutes(services),
     ...v3TradeRoutes(services),
     ...v3FuturesRoutes(services),
+    ...adlRankRoutes(services),
     ...v3AccountRoutes(services),
     ...v2MixTradeRoutes(services),
     ...v2MixPlanRoutes(services),

@@ -22,12 +22,29 @@ function v2Side(order: OrderView): string {
   return order.side;
 }
 
+/**
+ * v2 `tradeSide` in the venue's wide enum: hedge open/close, burst_close_<side> for a
+ * liquidation order, dte_sys_adl_close_<side> for an ADL close; one-way <side>_single with
+ * the burst_/reduce_ prefixes, dte_sys_adl_<side>_in_single_side_mode for ADL.
+ */
 function v2TradeSide(order: OrderView): string {
   const futures = order.futures;
   if (!futures) return '';
-  if (futures.posMode === 'hedge_mode') return futures.tradeSide;
-  const prefix = order.source === 'liquidation' ? 'burst_' : futures.reduceOnly ? 'reduce_' : '';
+  const hedge = futures.posMode === 'hedge_mode';
+  if (order.source === 'adl')
+    return hedge ? `dte_sys_adl_close_${futures.holdSide}` : `dte_sys_adl_${order.side}_in_single_side_mode`;
+  const burst = order.source === 'liquidation' && futures.tradeSide === 'close';
+  if (hedge) return burst ? `burst_close_${futures.holdSide}` : futures.tradeSide;
+  const prefix = burst ? 'burst_' : futures.reduceOnly ? 'reduce_' : '';
   return `${prefix}${order.side}_single`;
+}
+
+/** A fill's v2 tradeSide: the hedge spelling as recorded; one-way from the trade direction. */
+function v2FillTradeSide(fill: FillView): string {
+  if (fill.posMode === 'hedge_mode') return fill.tradeSide;
+  if (fill.tradeSide.startsWith('dte_sys_adl')) return `dte_sys_adl_${fill.side}_in_single_side_mode`;
+  if (fill.tradeSide.startsWith('burst')) return `burst_${fill.side}_single`;
+  return `${fill.side}_single`;
 }
 
 /**
@@ -94,7 +111,7 @@ export function v2MixFill(fill: FillView): Record<string, unknown> {
     quoteVolume: fill.execValue,
     profit: fill.execPnl,
     enterPointSource: 'API',
-    tradeSide: hedge ? fill.tradeSide : `${fill.side}_single`,
+    tradeSide: v2FillTradeSide(fill),
     posMode: fill.posMode ?? '',
     tradeScope: fill.tradeScope,
     cTime: String(fill.timeMs),

@@ -7,7 +7,7 @@ import { divide } from '../../domain/decimal.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { MONEY_ONE } from '../../domain/money.ts';
 import { cancelOpenOrder } from '../trading/cancel.ts';
-import { feeRate } from '../trading/settle.ts';
+import { feeRate } from '../instruments/fees.ts';
 import type { TradingContext } from '../trading/trading-context.ts';
 import { indexPrice } from './mark.ts';
 import { closeLeg, retireIfFlat } from './positions.ts';

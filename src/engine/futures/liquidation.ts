@@ -1,23 +1,36 @@
 /**
- * Futures liquidation. A position is liquidated when its equity
- * falls to its maintenance margin MM* = value × (mmr + taker fee) at the mark price:
- * isolated, margin + uPnL ≤ MM*; crossed, the wallet's cross equity ≤ Σ MM* of its cross
- * positions. Then its orders are cancelled (isolated: that symbol's; crossed: the wallet's),
- * and the insurance fund takes the position over at the mark price: the trader's side closes
- * there (bills force_close_* in hedge mode, burst_* in one-way), the fund opens the same side
- * and size, and the trader's remaining margin (isolated margin, or the cross wallet balance)
- * goes to the fund. A negative remainder is the fund's loss.
+ * Futures liquidation as the venue runs it (venue-mechanics §3.6). A position is liquidated
+ * when its margin ratio reaches 100 %, equity ≤ maintenance MM* = value × (tier MMR + taker
+ * fee) at the mark: isolated, margin + uPnL ≤ MM*; crossed, the wallet's cross equity ≤ Σ MM*
+ * of its cross positions. Then:
+ *  1. the account's open orders on that margin are cancelled (isolated: the position's, i.e.
+ *     its symbol's, its side's only in hedge mode; crossed: every futures order of the wallet);
+ *  2. the position is reduced tier by tier: a position above tier 1 is brought to the ceiling
+ *     of the tier below (liquidation-step.ts: a liquidation order at the bankruptcy price
+ *     through the book, the insurance fund and ADL behind it); after each step the ratio is
+ *     checked again and the liquidation stops once it is below 100 %, leaving a smaller
+ *     position. A tier-1 position is closed whole. Crossed, the largest position goes first.
+ *  3. a position closed whole leaves its remaining stake to the fund: isolated, what the
+ *     liquidation returned beyond the trader's balance before it (a shortfall is the fund's);
+ *     crossed, once no cross position is left, the wallet's balance (and in union mode its
+ *     other coins). Bills force_close_long/short (hedge) or burst_buy/sell (one-way) for the
+ *     trader, risk_captital_user_transfer for the fund.
  */
-import { instrumentKey, type Instrument } from '../../domain/instrument.ts';
+import { instrumentKey } from '../../domain/instrument.ts';
+import type { Order } from '../../domain/order.ts';
 import type { Position } from '../../domain/position.ts';
 import { balanceFor, post } from '../accounts/ledger.ts';
 import { cancelOpenOrder } from '../trading/cancel.ts';
 import { finish, type TradingContext } from '../trading/trading-context.ts';
-import { ensureInsuranceFund } from './insurance.ts';
-import { isUnion, UNION_WALLET } from './union.ts';
-import { closeLeg, openLeg, retireIfFlat } from './positions.ts';
+import { DEFAULT_TIERS, lowerTierCeiling, tierFor } from './tiers.ts';
+import { ensureInsuranceFund, INSURANCE_FUND_UID } from './insurance.ts';
+import { liquidateLots } from './liquidation-step.ts';
 import { crossState, positionRisk, valueAt } from './risk.ts';
 import { positionModeOf } from './settings.ts';
+import { isUnion, UNION_WALLET } from './union.ts';
+
+/** At most one step per tier and position: the loops end even if a step fills nothing. */
+const MAX_STEPS = DEFAULT_TIERS.length + 1;
 
 function billTypeOf(trading: TradingContext, position: Position): string {
   const oneWay = positionModeOf(trading.context.state, position.uid, position.category) === 'one_way_mode';
@@ -25,158 +38,157 @@ function billTypeOf(trading: TradingContext, position: Position): string {
   return `force_close_${position.holdSide}`;
 }
 
-/** Hands one position to the insurance fund at `markMoney`; returns the trader's realised PnL
- * (already settled for isolated positions; the caller settles it for crossed ones). */
-function takeOver(
-  trading: TradingContext,
-  instrument: Instrument,
-  position: Position,
-  markMoney: bigint,
-): bigint {
-  const { context } = trading;
-  const fund = ensureInsuranceFund(context.state, context.nowMs);
-  const value = valueAt(instrument, position.sizeLots, markMoney);
-  const lots = position.sizeLots;
-  const { holdSide, wallet, marginCoin } = position;
-  const isolated = position.marginMode === 'isolated';
-  const margin = position.isolatedMargin;
-  const { pnl } = closeLeg(context, position, lots, value);
-  // The released isolated margin plus the PnL is what remains of the trader's stake.
-  const remainder = isolated ? margin + pnl : pnl;
-  if (isolated) {
-    // closeLeg returned the margin to available; the trader loses it, the fund gets margin + PnL.
-    post(context, {
-      uid: position.uid,
-      wallet,
-      coin: marginCoin,
-      amount: -margin,
-      businessType: billTypeOf(trading, position),
-      category: instrument.category,
-      symbol: instrument.symbol,
-    });
-    post(context, {
-      uid: fund,
-      wallet,
-      coin: marginCoin,
-      amount: remainder,
-      businessType: 'risk_captital_user_transfer',
-      category: instrument.category,
-      symbol: instrument.symbol,
-    });
-  }
-  retireIfFlat(context, instrument, position);
-  openLeg(context, {
-    uid: fund,
-    wallet,
-    instrument,
-    marginCoin,
-    holdSide,
-    marginMode: 'crossed',
-    leverage: 1,
-    lots,
-    value,
-  });
-  return isolated ? 0n : pnl;
+function live(trading: TradingContext, position: Position): Position | undefined {
+  const found = trading.context.state.positions.get(
+    `${position.uid}|${position.category}|${position.symbol}|${position.holdSide}`,
+  );
+  return found === position && position.sizeLots > 0 ? position : undefined;
 }
 
-function cancelOrders(
-  trading: TradingContext,
-  uid: string,
-  match: (order: { category: string; symbol: string; wallet: string }) => boolean,
-): void {
+/** Lots to close now: down to the ceiling of the tier below, or all of it in tier 1. */
+function stepLots(trading: TradingContext, position: Position, markMoney: bigint): number {
+  const instrument = trading.context.state.instruments.get(instrumentKey(position.category, position.symbol));
+  if (!instrument) return position.sizeLots;
+  const value = valueAt(instrument, position.sizeLots, markMoney);
+  const ceiling = lowerTierCeiling(tierFor(value));
+  const perLot = valueAt(instrument, 1, markMoney);
+  if (ceiling === null || perLot <= 0n) return position.sizeLots;
+  const keep = Number(ceiling / perLot);
+  return Math.max(1, position.sizeLots - Math.min(keep, position.sizeLots));
+}
+
+/** One step on `position` with `equity` behind it; false if it could not be taken. */
+function step(trading: TradingContext, position: Position, equity: bigint): boolean {
+  const { state } = trading.context;
+  const instrument = state.instruments.get(instrumentKey(position.category, position.symbol));
+  const risk = positionRisk(state, trading.books, position);
+  if (!instrument || !risk) return false;
+  const lots = stepLots(trading, position, risk.markMoney);
+  liquidateLots(trading, instrument, position, lots, equity, risk.markMoney);
+  return true;
+}
+
+function cancelOrders(trading: TradingContext, uid: string, match: (order: Order) => boolean): void {
   for (const order of [...trading.context.state.orders.values()]) {
     if (order.uid === uid && order.futures && match(order))
       cancelOpenOrder(trading, order, 'liquidation_cancel');
   }
 }
 
+function moveToFund(trading: TradingContext, position: Position, coin: string, amount: bigint): void {
+  if (amount === 0n) return;
+  const { context } = trading;
+  const fund = ensureInsuranceFund(context.state, context.nowMs);
+  const where = { wallet: position.wallet, coin, category: position.category, symbol: position.symbol };
+  post(context, {
+    ...where,
+    uid: position.uid,
+    amount: -amount,
+    businessType: billTypeOf(trading, position),
+  });
+  post(context, { ...where, uid: fund, amount, businessType: 'risk_captital_user_transfer' });
+}
+
+function isolatedBreached(trading: TradingContext, position: Position): { equity: bigint } | null {
+  const risk = positionRisk(trading.context.state, trading.books, position);
+  if (!risk) return null;
+  const equity = position.isolatedMargin + risk.unrealisedPnl;
+  return equity <= risk.maintenanceMargin ? { equity } : null;
+}
+
 function liquidateIsolated(trading: TradingContext, position: Position): void {
   const { state } = trading.context;
-  const instrument = state.instruments.get(instrumentKey(position.category, position.symbol));
-  const risk = positionRisk(state, trading.books, position);
-  if (!instrument || !risk) return;
+  // That position's orders: its symbol's, and in hedge mode only its side's (one-way, an
+  // order of either side changes the one position).
+  const hedge = positionModeOf(state, position.uid, position.category) === 'hedge_mode';
   cancelOrders(
     trading,
     position.uid,
-    (order) => order.category === position.category && order.symbol === position.symbol,
+    (order) =>
+      order.category === position.category &&
+      order.symbol === position.symbol &&
+      (!hedge || order.futures?.holdSide === position.holdSide),
   );
-  takeOver(trading, instrument, position, risk.markMoney);
+  const before = balanceFor(state, position.uid, position.wallet, position.marginCoin).available;
+  for (let steps = 0; steps < MAX_STEPS && live(trading, position); steps++) {
+    const breached = isolatedBreached(trading, position);
+    if (!breached || !step(trading, position, breached.equity)) return;
+  }
+  if (live(trading, position)) return;
+  // Closed whole: the trader's other funds neither gain nor lose by it.
+  const after = balanceFor(state, position.uid, position.wallet, position.marginCoin).available;
+  moveToFund(trading, position, position.marginCoin, after - before);
 }
 
-function liquidateCross(
-  trading: TradingContext,
-  uid: string,
-  wallet: string,
-  marginCoin: string,
-  positions: Position[],
-): void {
-  const { context } = trading;
-  cancelOrders(trading, uid, (order) => order.wallet === wallet);
-  let pnl = 0n;
+function crossPositions(trading: TradingContext, uid: string, wallet: string, coin: string): Position[] {
+  const positions: Position[] = [];
+  for (const position of trading.context.state.positions.values()) {
+    if (position.uid === uid && position.wallet === wallet && position.marginCoin === coin)
+      if (position.marginMode === 'crossed' && position.sizeLots > 0) positions.push(position);
+  }
+  return positions;
+}
+
+function largest(trading: TradingContext, positions: Position[]): Position | undefined {
+  let best: Position | undefined;
+  let bestMargin = -1n;
   for (const position of positions) {
-    const instrument = context.state.instruments.get(instrumentKey(position.category, position.symbol));
-    const risk = positionRisk(context.state, trading.books, position);
-    if (instrument && risk) pnl += takeOver(trading, instrument, position, risk.markMoney);
+    const margin = positionRisk(trading.context.state, trading.books, position)?.maintenanceMargin ?? 0n;
+    if (margin > bestMargin) [best, bestMargin] = [position, margin];
   }
-  // The cross wallet is swept: its balance plus the realised PnL (possibly negative) goes to
-  // the fund, one bill each side.
-  const balance = balanceFor(context.state, uid, wallet, marginCoin);
-  const stake = balance.available;
-  const fund = ensureInsuranceFund(context.state, context.nowMs);
-  const symbol = positions[0]?.symbol ?? '';
-  const type = positions[0] ? billTypeOf(trading, positions[0]) : 'force_close_long';
-  const category = positions[0]?.category ?? '';
-  post(context, { uid, wallet, coin: marginCoin, amount: -stake, businessType: type, symbol, category });
+  return best;
+}
+
+function sweepCross(trading: TradingContext, position: Position): void {
+  const { context } = trading;
+  const { uid, wallet, marginCoin } = position;
+  moveToFund(trading, position, marginCoin, balanceFor(context.state, uid, wallet, marginCoin).available);
   // Union mode: the other coins that backed the positions go to the fund as well.
-  if (isUnion(context.state, uid) && wallet === UNION_WALLET) {
-    const prefix = `${uid}|${wallet}|`;
-    for (const [key, collateral] of [...context.state.balances]) {
-      const coin = key.slice(prefix.length);
-      if (!key.startsWith(prefix) || coin === marginCoin || collateral.available <= 0n) continue;
-      const amount = collateral.available;
-      post(context, { uid, wallet, coin, amount: -amount, businessType: type, symbol, category });
-      post(context, {
-        uid: fund,
-        wallet,
-        coin,
-        amount,
-        businessType: 'risk_captital_user_transfer',
-        symbol,
-        category,
-      });
-    }
+  if (!isUnion(context.state, uid) || wallet !== UNION_WALLET) return;
+  const prefix = `${uid}|${wallet}|`;
+  for (const [key, collateral] of [...context.state.balances]) {
+    const coin = key.slice(prefix.length);
+    if (!key.startsWith(prefix) || coin === marginCoin || collateral.available <= 0n) continue;
+    moveToFund(trading, position, coin, collateral.available);
   }
-  post(context, {
-    uid: fund,
-    wallet,
-    coin: marginCoin,
-    amount: stake + pnl,
-    businessType: 'risk_captital_user_transfer',
-    symbol,
-    category,
-  });
+}
+
+function liquidateCross(trading: TradingContext, uid: string, wallet: string, coin: string): void {
+  const { state } = trading.context;
+  const breached = () => {
+    const cross = crossState(state, trading.books, uid, wallet, coin);
+    return cross.maintenanceMargin > 0n && cross.equity <= cross.maintenanceMargin ? cross : null;
+  };
+  if (!breached()) return;
+  cancelOrders(trading, uid, (order) => order.wallet === wallet);
+  let last: Position | undefined;
+  const limit = MAX_STEPS * Math.max(1, crossPositions(trading, uid, wallet, coin).length);
+  for (let steps = 0; steps < limit; steps++) {
+    const cross = breached();
+    if (!cross) return;
+    const position = largest(trading, crossPositions(trading, uid, wallet, coin));
+    if (!position) break;
+    last = position;
+    if (!step(trading, position, cross.equity)) return;
+  }
+  if (last && crossPositions(trading, uid, wallet, coin).length === 0) sweepCross(trading, last);
 }
 
 /** Checks every position (after mark moves) and liquidates what has reached maintenance. */
 export function enforceFuturesRisk(trading: TradingContext): void {
   const { state } = trading.context;
-  const crossWallets = new Map<string, Position[]>();
+  const crossWallets = new Set<string>();
   for (const position of [...state.positions.values()]) {
-    if (position.uid === ensureInsuranceFund(state, trading.context.nowMs)) continue;
+    if (position.uid === INSURANCE_FUND_UID) continue;
     if (position.marginMode === 'isolated') {
-      const risk = positionRisk(state, trading.books, position);
-      if (risk && position.isolatedMargin + risk.unrealisedPnl <= risk.maintenanceMargin)
-        liquidateIsolated(trading, position);
+      if (isolatedBreached(trading, position)) liquidateIsolated(trading, position);
       continue;
     }
-    const key = `${position.uid}|${position.wallet}|${position.marginCoin}`;
-    crossWallets.set(key, [...(crossWallets.get(key) ?? []), position]);
+    crossWallets.add(`${position.uid}|${position.wallet}|${position.marginCoin}`);
   }
-  for (const [key, positions] of crossWallets) {
+  for (const key of crossWallets) {
     const [uid, wallet, coin] = key.split('|') as [string, string, string];
-    const cross = crossState(state, trading.books, uid, wallet, coin);
-    if (cross.maintenanceMargin > 0n && cross.equity <= cross.maintenanceMargin)
-      liquidateCross(trading, uid, wallet, coin, positions);
+    liquidateCross(trading, uid, wallet, coin);
   }
   finish(trading);
 }

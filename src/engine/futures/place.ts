@@ -16,7 +16,7 @@ import { fail, ok, type Failure, type Outcome } from '../../domain/result-code.t
 import { freeze, readBalance } from '../accounts/ledger.ts';
 import { marginValue } from '../instruments/scales.ts';
 import { cancelOpenOrder, type ItemResult } from '../trading/cancel.ts';
-import { execute, openOrder } from '../trading/place.ts';
+import { execute, openOrder } from '../trading/order-entry.ts';
 import type { TradingContext } from '../trading/trading-context.ts';
 import type { ValidOrder } from '../trading/validate.ts';
 import { checkOrderPresets, setOrderPresets } from '../triggers/order-presets.ts';
@@ -25,6 +25,7 @@ import { markPrice } from './mark.ts';
 import { openReserve } from './reserve.ts';
 import { crossState, valueAt } from './risk.ts';
 import { positionModeOf, settingsOf } from './settings.ts';
+import { maxLeverageFor } from './tiers.ts';
 
 /** Per-account position notional limit per symbol (the OI limit), whole margin-coin units. */
 export const POSITION_NOTIONAL_LIMIT = 10_000_000;
@@ -98,6 +99,7 @@ function checkOpen(
   lots: number,
   holdSide: HoldSide,
   crossed: boolean,
+  leverage: number,
 ): Failure | null {
   const { state } = trading.context;
   const { instrument } = valid;
@@ -110,6 +112,9 @@ function checkOpen(
   if (mark !== null) {
     const after = valueAt(instrument, (position?.sizeLots ?? 0) + lots, mark);
     if (after > BigInt(POSITION_NOTIONAL_LIMIT) * 10n ** 8n) return { code: 'OPEN_SIZE_EXCEEDED' };
+    // An open that would carry the position into a tier whose leverage is below the one it
+    // uses is over the maximum open size at that leverage (the venue's 40762).
+    if (leverage > maxLeverageFor(after, instrument.maxLeverage)) return { code: 'OPEN_SIZE_EXCEEDED' };
   }
   return null;
 }
@@ -176,7 +181,18 @@ export function placeFuturesOne(
             : null;
       if (value === null) return failed({ code: 'OPEN_SIZE_EXCEEDED' });
       reserve = openReserve(instrument, value, leverage);
-      const refused = checkOpen(trading, uid, wallet, valid, coin, reserve, openLots, holdSide, crossed);
+      const refused = checkOpen(
+        trading,
+        uid,
+        wallet,
+        valid,
+        coin,
+        reserve,
+        openLots,
+        holdSide,
+        crossed,
+        leverage,
+      );
       if (refused) return failed(refused);
     }
   }

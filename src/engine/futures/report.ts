@@ -13,7 +13,7 @@ import { directionOf, type Position } from '../../domain/position.ts';
 import { lotsToMoney, lotsToQuantity } from '../instruments/scales.ts';
 import type { EngineState } from '../state.ts';
 import type { Books } from '../trading/books.ts';
-import { feeRate } from '../trading/settle.ts';
+import { feeRate } from '../instruments/fees.ts';
 import { crossState, positionRisk } from './risk.ts';
 
 export interface PositionReport {

@@ -7,7 +7,7 @@
 import { divide, parseScaled } from '../../domain/decimal.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { MONEY_ONE, MONEY_SCALE } from '../../domain/money.ts';
-import { feeRate } from '../trading/settle.ts';
+import { feeRate } from '../instruments/fees.ts';
 
 function ratio(text: string): bigint {
   return (text && parseScaled(text, MONEY_SCALE)) || 0n;

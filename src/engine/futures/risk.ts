@@ -6,15 +6,15 @@
 import { divide } from '../../domain/decimal.ts';
 import { instrumentKey, type Instrument } from '../../domain/instrument.ts';
 import { MONEY_ONE } from '../../domain/money.ts';
-import { directionOf, type Position } from '../../domain/position.ts';
+import { directionOf, positionKey, type Position } from '../../domain/position.ts';
 import { readBalance } from '../accounts/ledger.ts';
 import { inverseCoinValue, scalesOf } from '../instruments/scales.ts';
 import { isInverse } from '../../domain/category.ts';
 import type { EngineState } from '../state.ts';
 import type { Books } from '../trading/books.ts';
-import { feeRate } from '../trading/settle.ts';
+import { feeRate } from '../instruments/fees.ts';
 import { markPrice } from './mark.ts';
-import { unionCollateral } from './union.ts';
+import { unionCollateral } from './union-collateral.ts';
 import { mmrFor } from './tiers.ts';
 
 /** Value of `lots` at `priceMoney` (money per base coin) in the margin coin, money units. */
@@ -22,6 +22,25 @@ export function valueAt(instrument: Instrument, lots: number, priceMoney: bigint
   if (isInverse(instrument.category)) return inverseCoinValue(instrument, lots, priceMoney);
   const scales = scalesOf(instrument);
   return divide(priceMoney * BigInt(lots) * scales.lotUnits, 10n ** BigInt(scales.quantityPlaces), 'down');
+}
+
+/**
+ * The value a position's tier is looked up by: its own value (isolated, tiers per direction);
+ * crossed, its value plus the other side's cross position in the symbol, as the venue combines
+ * the long and short of a symbol for the tier of cross positions.
+ */
+function tierValueOf(
+  state: EngineState,
+  instrument: Instrument,
+  position: Position,
+  markMoney: bigint,
+  markValue: bigint,
+): bigint {
+  if (position.marginMode !== 'crossed') return markValue;
+  const otherSide = position.holdSide === 'long' ? 'short' : 'long';
+  const other = state.positions.get(positionKey(position.uid, position.category, position.symbol, otherSide));
+  if (!other || other.marginMode !== 'crossed') return markValue;
+  return markValue + valueAt(instrument, other.sizeLots, markMoney);
 }
 
 export interface PositionRisk {
@@ -44,7 +63,7 @@ export function positionRisk(state: EngineState, books: Books, position: Positio
     ? position.entryValue - markValue
     : markValue - position.entryValue;
   const unrealisedPnl = directionOf(position.holdSide) * gain;
-  const mmr = mmrFor(markValue);
+  const mmr = mmrFor(tierValueOf(state, instrument, position, markMoney, markValue));
   return {
     markMoney,
     markValue,

@@ -18,6 +18,7 @@ import { moveToMargin, readBalance } from '../accounts/ledger.ts';
 import type { EngineState } from '../state.ts';
 import type { TradingContext } from '../trading/trading-context.ts';
 import { positionRisk } from './risk.ts';
+import { maxLeverageFor } from './tiers.ts';
 
 /** The account's mode for the product type: as set, else the one it started in, else one-way. */
 export function positionModeOf(state: EngineState, uid: string, category: string): PositionMode {
@@ -95,6 +96,19 @@ export function setLeverage(state: EngineState, command: SetLeverage): Outcome<S
     longLeverage: command.longLeverage ?? command.leverage ?? current.longLeverage,
     shortLeverage: command.shortLeverage ?? command.leverage ?? current.shortLeverage,
   };
+  // A position's tier caps its leverage (tiers.ts); the engine holds no books here, so the
+  // tier is looked up by the position's cost basis, its value at entry.
+  for (const side of ['long', 'short'] as const) {
+    const position = state.positions.get(positionKey(command.uid, command.category, command.symbol, side));
+    if (!position) continue;
+    const wanted =
+      position.marginMode === 'crossed'
+        ? next.crossLeverage
+        : side === 'long'
+          ? next.longLeverage
+          : next.shortLeverage;
+    if (wanted > maxLeverageFor(position.entryValue, instrument.maxLeverage)) return fail('LEVERAGE_INVALID');
+  }
   state.symbolSettings.set(settingsKey(command.uid, command.category, command.symbol), next);
   // Open positions take the new leverage (the venue re-margins them; isolated margin stays).
   for (const side of ['long', 'short'] as const) {

@@ -12,10 +12,10 @@ import { positionKey, type HoldSide } from '../../domain/position.ts';
 import { balanceFor, mayGoNegative, post } from '../accounts/ledger.ts';
 import type { Context } from '../context.ts';
 import type { Fill } from '../matching/index.ts';
-import { feeRate } from '../trading/settle.ts';
+import { feeRate } from '../instruments/fees.ts';
 import { recordFill } from '../trading/fill-record.ts';
 import { touch, type TradingContext } from '../trading/trading-context.ts';
-import { ensureInsuranceFund } from './insurance.ts';
+import { ensureInsuranceFund, INSURANCE_FUND_UID } from './insurance.ts';
 import { closeLeg, openLeg, retireIfFlat } from './positions.ts';
 
 const opposite = (side: HoldSide): HoldSide => (side === 'long' ? 'short' : 'long');
@@ -62,10 +62,35 @@ export function postCovered(
   post(context, posting);
 }
 
+/**
+ * The bill of a fill side: hedge open_/close_<side>, one-way buy/sell; a liquidation order's
+ * close force_close_<side> (hedge) or burst_buy/sell (one-way); an ADL close adl_close_<side>.
+ */
 function billType(order: Order, closing: boolean, holdSide: HoldSide): string {
   const futures = order.futures;
-  if (!futures || futures.posMode === 'one_way_mode') return order.side;
+  const oneWay = !futures || futures.posMode === 'one_way_mode';
+  if (closing && order.source === 'adl') return `adl_close_${holdSide}`;
+  if (closing && order.source === 'liquidation' && order.uid !== INSURANCE_FUND_UID)
+    return oneWay ? `burst_${order.side}` : `force_close_${holdSide}`;
+  if (oneWay) return order.side;
   return `${closing ? 'close' : 'open'}_${holdSide}`;
+}
+
+/**
+ * The fill's trade side as the venue's fill records spell a forced close (the wire derives the
+ * one-way spellings from it): burst_close_<side> for a liquidation, dte_sys_adl_close_<side>
+ * for ADL; open or close otherwise.
+ */
+function fillTradeSide(order: Order, closing: boolean, posSide: HoldSide): string {
+  if (!closing) return 'open';
+  if (order.source === 'adl') return `dte_sys_adl_close_${posSide}`;
+  if (order.source === 'liquidation' && order.uid !== INSURANCE_FUND_UID) return `burst_close_${posSide}`;
+  return 'close';
+}
+
+/** ADL closes and the insurance fund's takeovers trade without a fee (venue-mechanics §3.6). */
+function chargesFee(order: Order): boolean {
+  return order.source !== 'adl' && order.uid !== INSURANCE_FUND_UID;
 }
 
 export function settleFuturesSide(
@@ -119,7 +144,7 @@ export function settleFuturesSide(
   const openSide = futures.tradeSide === 'close' ? opposite(futures.holdSide) : futures.holdSide;
   const openValue = fill.quote - (closedLots > 0 ? valueOf(closedLots) : 0n);
 
-  const fee = divide(fill.quote * feeRate(instrument, role), MONEY_ONE, 'up');
+  const fee = chargesFee(order) ? divide(fill.quote * feeRate(instrument, role), MONEY_ONE, 'up') : 0n;
   const closingFee = closedLots > 0 ? divide(fee * BigInt(closedLots), BigInt(fill.lots), 'down') : 0n;
   postCovered(context, {
     uid,
@@ -168,7 +193,7 @@ export function settleFuturesSide(
     feeCoin: coin,
     fee,
     pnl,
-    tradeSide: closedLots > 0 ? 'close' : 'open',
+    tradeSide: fillTradeSide(order, closedLots > 0, closedLots > 0 && closeSide ? closeSide : openSide),
     posSide: closedLots > 0 && closeSide ? closeSide : openSide,
     posMode: futures.posMode,
   });

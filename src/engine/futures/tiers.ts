@@ -41,3 +41,18 @@ export function tierFor(valueMoney: bigint): Tier {
 export function mmrFor(valueMoney: bigint): bigint {
   return parseScaled(tierFor(valueMoney).mmr, MONEY_SCALE) ?? 0n;
 }
+
+/**
+ * Highest leverage a position of `valueMoney` may use: its tier's, capped at the contract's
+ * maximum (the same cap the tier endpoints apply to the rows they serve).
+ */
+export function maxLeverageFor(valueMoney: bigint, instrumentMaxLeverage: string): number {
+  const cap = Number(instrumentMaxLeverage || '0') || Infinity;
+  return Math.min(tierFor(valueMoney).maxLeverage, cap);
+}
+
+/** Upper bound of the tier below `tier`, money units; null for tier 1 (nothing below it). */
+export function lowerTierCeiling(tier: Tier): bigint | null {
+  const below = DEFAULT_TIERS[tier.level - 2];
+  return below ? BigInt(below.maxValue) * ONE : null;
+}

@@ -17,7 +17,8 @@ export interface FillOutcome {
   feeCoin: string;
   fee: bigint;
   pnl: bigint;
-  tradeSide: 'open' | 'close';
+  /** open / close, or a futures forced close's venue spelling (futures/settle.ts). */
+  tradeSide: string;
   /** Futures only. */
   posSide?: string;
   posMode?: string;

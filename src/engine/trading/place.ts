@@ -7,34 +7,20 @@
  * cancelled at once with no fill (the venue returns their orderId and reports them cancelled).
  */
 import type { OrderRequest, PlaceOrders } from '../../domain/commands.ts';
-import {
-  CLIENT_OID_WINDOW_MS,
-  MAX_OPEN_ORDERS_PER_LINE,
-  transition,
-  type CancelReason,
-  type Order,
-} from '../../domain/order.ts';
+import { CLIENT_OID_WINDOW_MS, MAX_OPEN_ORDERS_PER_LINE } from '../../domain/order.ts';
 import { fail, ok, type Outcome } from '../../domain/result-code.ts';
-import { scalesOf } from '../instruments/scales.ts';
-import { match, type MatchResult, type TakerCancelReason } from '../matching/index.ts';
-import { cancelOpenOrder, type ItemResult } from './cancel.ts';
+import type { ItemResult } from './cancel.ts';
 import { holdFor, placeHold } from './hold.ts';
-import { releaseOrder, settleFill } from './settle.ts';
 import { isFutures } from '../../domain/category.ts';
 import { placeFuturesOne } from '../futures/place.ts';
-import { countOpen, finish, lineOf, openCount, touch, type TradingContext } from './trading-context.ts';
+import { execute, openOrder } from './order-entry.ts';
+import { finish, lineOf, openCount, type TradingContext } from './trading-context.ts';
 import { validateOrder, type ValidOrder } from './validate.ts';
-import { stpOwner } from './books.ts';
 import { tradingWallet } from './wallets.ts';
 
-const CANCEL_REASONS: Record<TakerCancelReason, CancelReason> = {
-  ioc_remainder: 'ioc_cancel',
-  fok_unfillable: 'fok_cancel',
-  post_only_would_take: 'post_only_cancel',
-  stp: 'stp_cancel',
-  market_remainder: 'market_cancel',
-  no_liquidity: 'market_cancel',
-};
+// Order entry moved below placement (order-entry.ts) so futures placement can share it
+// without importing this module; re-exported for the modules that take it from here.
+export { applyMatch, execute, openOrder, rest, type NewOrder } from './order-entry.ts';
 
 function checkLimits(
   trading: TradingContext,
@@ -100,127 +86,6 @@ export function placeOne(
   });
   execute(trading, valid, order);
   return { orderId: order.orderId, clientOid: order.clientOid };
-}
-
-export interface NewOrder {
-  uid: string;
-  clientOid: string;
-  category: Order['category'];
-  wallet: string;
-  request: Pick<OrderRequest, 'side' | 'orderType' | 'timeInForce' | 'stpMode'>;
-  valid: ValidOrder;
-  hold: { coin: string; amount: bigint };
-  source: Order['source'];
-}
-
-/** Records a new, held order as live (not yet matched). */
-export function openOrder(trading: TradingContext, fields: NewOrder): Order {
-  const { context } = trading;
-  const { state, nowMs } = context;
-  const { request, valid, uid } = fields;
-  const orderId = context.nextId();
-  const order: Order = {
-    orderId,
-    clientOid: fields.clientOid || orderId,
-    uid,
-    category: fields.category,
-    symbol: valid.instrument.symbol,
-    wallet: fields.wallet,
-    side: request.side,
-    orderType: request.orderType,
-    timeInForce: request.orderType === 'market' ? 'ioc' : request.timeInForce,
-    stpMode: request.stpMode,
-    priceTicks: valid.priceTicks,
-    quantityLots: valid.quantityLots,
-    quoteAmount: valid.quoteAmount,
-    filledLots: 0,
-    filledQuote: 0n,
-    feeCoin: request.side === 'buy' ? valid.instrument.baseCoin : valid.instrument.quoteCoin,
-    feeTotal: 0n,
-    status: 'live',
-    cancelReason: '',
-    holdCoin: fields.hold.coin,
-    holdAmount: fields.hold.amount,
-    sequence: state.nextSequence++,
-    source: fields.source,
-    createdTimeMs: nowMs,
-    updatedTimeMs: nowMs,
-  };
-  if (fields.clientOid) state.clientOids.set(`${uid}|${fields.clientOid}`, { orderId, timeMs: nowMs });
-  trading.opened.add(orderId);
-  touch(trading, order);
-  return order;
-}
-
-/**
- * Enters an order that rests in its book into the open orders (`state.orders`) and its
- * account's open-order counts; an order already there (an amended one) stays as it is.
- *
- * Only resting orders enter: an order that fills or is cancelled while it is placed never
- * does. Besides keeping such an order out of the open-order counts of the orders after it in
- * a batch, this keeps a long-lived Map from growing and shrinking around short-lived orders:
- * V8 rehashes a Map's table as it grows and shrinks, and the table left behind, already in the
- * old generation, keeps every order it held alive through young-generation collections until
- * the next full one, so each such order was promoted (about 7 MB per scavenge under entry
- * load, scavenges of 8–15 ms; docs/performance.md).
- */
-export function rest(trading: TradingContext, order: Order): void {
-  const orders = trading.context.state.orders;
-  if (orders.has(order.orderId)) return;
-  orders.set(order.orderId, order);
-  countOpen(trading, order, 1);
-}
-
-/** Matches a new order against its book and settles the outcome. */
-export function execute(trading: TradingContext, valid: ValidOrder, order: Order): MatchResult {
-  const { instrument } = valid;
-  const book = trading.books.of(valid.key);
-  const marketBuy = order.quoteAmount > 0n;
-  // One object shape whatever the order (absent fields undefined): spreading the optional
-  // ones cost ~2% of the event loop under order entry.
-  const result = match(book, {
-    orderId: order.orderId,
-    ownerId: stpOwner(trading.context.state, order.uid),
-    side: order.side,
-    kind: order.orderType,
-    priceTicks: order.orderType === 'limit' ? order.priceTicks : valid.protectionTicks,
-    quoteBudget: marketBuy ? order.quoteAmount : undefined,
-    lots: marketBuy ? undefined : order.quantityLots - order.filledLots,
-    quoteOf: scalesOf(instrument).quoteOf,
-    timeInForce: order.timeInForce,
-    stpMode: order.stpMode,
-    sequence: order.sequence,
-  });
-  applyMatch(trading, valid, order, result);
-  return result;
-}
-
-export function applyMatch(
-  trading: TradingContext,
-  valid: ValidOrder,
-  order: Order,
-  result: MatchResult,
-): void {
-  const { state } = trading.context;
-  for (const fill of result.fills) settleFill(trading, valid.instrument, order, fill);
-  for (const cancelled of result.makersCancelled) {
-    const maker = state.orders.get(cancelled.orderId);
-    // The matcher already took the maker out of the book; cancelOpenOrder's remove is a no-op.
-    if (maker) cancelOpenOrder(trading, maker, 'stp_cancel');
-  }
-  if (result.takerRestingLots > 0) {
-    rest(trading, order);
-    return;
-  }
-  if (result.takerCancelledReason) {
-    transition(order, 'cancelled');
-    order.cancelReason = CANCEL_REASONS[result.takerCancelledReason];
-  } else if (order.status !== 'filled') {
-    // A market buy by amount is done when its budget cannot buy another lot.
-    transition(order, 'filled');
-  }
-  releaseOrder(trading, order);
-  touch(trading, order);
 }
 
 export function placeOrders(trading: TradingContext, command: PlaceOrders): Outcome<ItemResult[]> {

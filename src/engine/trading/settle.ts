@@ -3,9 +3,9 @@
  * other coin less its fee. Fees are the instrument's maker or taker rate on what is received,
  * charged in that coin and rounded up (against the payer); they are added to feesCollected.
  */
-import { divide, parseScaled } from '../../domain/decimal.ts';
+import { divide } from '../../domain/decimal.ts';
 import { instrumentKey, type Instrument } from '../../domain/instrument.ts';
-import { MONEY_ONE, MONEY_SCALE } from '../../domain/money.ts';
+import { MONEY_ONE } from '../../domain/money.ts';
 import { transition, type Order } from '../../domain/order.ts';
 import { findBalance, post } from '../accounts/ledger.ts';
 import { lotsToMoney, lotsToQuantity, ticksToPrice } from '../instruments/scales.ts';
@@ -15,18 +15,10 @@ import { isFutures } from '../../domain/category.ts';
 import { settleFuturesSide } from '../futures/settle.ts';
 import { touch, type TradingContext } from './trading-context.ts';
 
-/** Fee rates parsed once per instrument record (records are replaced, never mutated). */
-const feeRates = new WeakMap<Instrument, { maker: bigint; taker: bigint }>();
-
-export function feeRate(instrument: Instrument, role: 'maker' | 'taker'): bigint {
-  let rates = feeRates.get(instrument);
-  if (!rates) {
-    const parse = (text: string) => (text && parseScaled(text, MONEY_SCALE)) || 0n;
-    rates = { maker: parse(instrument.makerFeeRate), taker: parse(instrument.takerFeeRate) };
-    feeRates.set(instrument, rates);
-  }
-  return role === 'maker' ? rates.maker : rates.taker;
-}
+// The rates live below trading and futures alike (instruments/fees.ts); re-exported for the
+// modules that have always taken them from here.
+export { feeRate } from '../instruments/fees.ts';
+import { feeRate } from '../instruments/fees.ts';
 
 function settleSide(
   trading: TradingContext,

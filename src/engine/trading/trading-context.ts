@@ -9,7 +9,7 @@ import type { Context } from '../context.ts';
 import type { EngineState } from '../state.ts';
 import type { Books } from './books.ts';
 import { orderView } from './order-view.ts';
-import { notePlanOrder } from '../triggers/presets.ts';
+import { notePlanOrder } from '../triggers/fill-watch.ts';
 
 export interface TradingContext {
   context: Context;

@@ -9,40 +9,21 @@
  * to zero or below is dropped.
  *
  * The engine notes when an awaited order reports its first fill (or ends without one) as the
- * command finishes its touched orders (`notePlanOrder`); evaluation then attaches the presets
+ * command finishes its touched orders (`notePlanOrder`, fill-watch.ts); evaluation then attaches the presets
  * (`attachReadyPresets`), in the same command.
  */
 import { divide, parseScaled } from '../../domain/decimal.ts';
 import { instrumentKey, type Instrument } from '../../domain/instrument.ts';
-import { MONEY_SCALE, parseMoney } from '../../domain/money.ts';
-import type { Order } from '../../domain/order.ts';
-import { averagePrice } from '../trading/order-view.ts';
+import { parseMoney } from '../../domain/money.ts';
 import { PERCENT_SCALE, type PlanPreset } from '../../domain/plan.ts';
 import { positionKey } from '../../domain/position.ts';
 import type { Context } from '../context.ts';
 import { positionModeOf } from '../futures/settings.ts';
 import { ticksToMoney } from '../instruments/scales.ts';
-import type { EngineState } from '../state.ts';
 import type { TradingContext } from '../trading/trading-context.ts';
 import { createPlan, openPlan } from './place.ts';
 import type { PendingPresets } from './plan-state.ts';
 import { exitDirection, type NewPlan } from './validate.ts';
-
-/**
- * Notes an order's first fill (or its end without one) when a plan's presets wait for it;
- * called for every order a command touched (trading-context.ts `finish`).
- */
-export function notePlanOrder(state: EngineState, instrument: Instrument, order: Order): void {
-  const plans = state.plans;
-  const pending = plans.awaitingFill.get(order.orderId);
-  if (!pending || pending.fillPrice !== undefined) return;
-  if (order.filledLots !== 0) {
-    pending.fillPrice = parseScaled(averagePrice(instrument, order), MONEY_SCALE) ?? 0n;
-    plans.ready.push(order.orderId);
-  } else if (order.status === 'cancelled' || order.status === 'filled') {
-    plans.awaitingFill.delete(order.orderId);
-  }
-}
 
 const HUNDRED = 100n * 10n ** BigInt(PERCENT_SCALE);
 

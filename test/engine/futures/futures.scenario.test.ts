@@ -89,7 +89,7 @@ test('hedge mode when both sides are held closes each side separately', () => {
   engine.assertConserved();
 });
 
-test('isolated long when the mark falls to maintenance is taken over by the insurance fund', () => {
+test('isolated long when the mark falls to maintenance and the book is empty is taken by the insurance fund at bankruptcy', () => {
   const engine = new EngineHarness();
   const f = futures(engine);
   const trader = f.account('10000');
@@ -118,13 +118,16 @@ test('isolated long when the mark falls to maintenance is taken over by the insu
   // At 54400: equity 600 − 560 = 40 > MM* 5440 × (0.004 + 0.0006) = 25.024: still open.
   f.setIndex('54400');
   assert.ok(f.position(trader, 'long'));
-  // At 54200: equity 20 ≤ 24.932: liquidated; the fund gets 600 − 580 = 20 and the position.
+  // At 54200: equity 20 ≤ 24.932: liquidated. Bankruptcy 60000 − 600 ÷ 0.1 = 54000; the book
+  // is empty, so the fund buys the 0.1 there (5400, no fee). The trader's close: PnL
+  // 5400 − 6000 = −600 against the 600 margin, taker fee 5400 × 0.0006 = 3.24 beyond it, which
+  // the fund makes good: the trader keeps 9396.4, the fund has −3.24 and a long worth +20.
   f.setIndex('54200');
   assert.equal(f.position(trader, 'long'), undefined);
   assert.equal(f.available(trader), money('9396.4'));
   assert.equal(engine.balance(trader, 'USDT', WALLET).margin, 0n);
-  assert.equal(engine.balance(INSURANCE_FUND_UID, 'USDT', WALLET).available, money('20'));
-  assert.equal(f.position(INSURANCE_FUND_UID, 'long')?.entryValue, money('5420'));
+  assert.equal(engine.balance(INSURANCE_FUND_UID, 'USDT', WALLET).available, money('-3.24'));
+  assert.equal(f.position(INSURANCE_FUND_UID, 'long')?.entryValue, money('5400'));
   engine.assertConserved();
 });
 
@@ -224,4 +227,18 @@ test('a coin-margined order shows its average price in USD per coin, by hand', (
     views.map((view) => [view.cumExecValue, view.avgPrice]),
     [['0.98360655', '61000.0004575']],
   );
+});
+
+test('a cross account far from maintenance when the index moves keeps its open orders', () => {
+  const engine = new EngineHarness();
+  const f = futures(engine);
+  const trader = f.account('10000');
+  const other = f.account('100000');
+  engine.place(other, 'USDT-FUTURES', { side: 'sell', price: '60000', quantity: '0.1' });
+  engine.place(trader, 'USDT-FUTURES', { side: 'buy', price: '60000', quantity: '0.1' });
+  const [resting] = engine.place(trader, 'USDT-FUTURES', { side: 'buy', price: '50000', quantity: '0.01' });
+  // Equity 9996.4 − 100 against MM* 5900 × 0.0046 = 27.14: nowhere near; the order stays.
+  f.setIndex('59000');
+  assert.equal(engine.state.orders.get(resting?.orderId ?? '')?.status, 'live');
+  engine.assertConserved();
 });
