@@ -66,12 +66,22 @@ function credentialLines(server: RunningServer): string[] {
   return lines;
 }
 
+function clusterLines(server: RunningServer): string[] {
+  const leading = server.startup.cluster;
+  if (!leading) return [];
+  return [
+    `  cluster          engine leading "${leading.name}" at lease epoch ${leading.epoch} ` +
+      `(${leading.caughtUp} entries caught up in ${leading.takeoverMs.toFixed(0)} ms after taking the lease)`,
+  ];
+}
+
 function banner(config: Config, server: RunningServer): string {
   return [
     '',
     `bourse is listening on ${server.url} (pid ${process.pid})`,
     `  data directory   ${config.dataDir}`,
     storeLine(server),
+    ...clusterLines(server),
     `  clock            ${config.clock}`,
     `  console          ${server.url}/console (sign in with the operator token)`,
     ...credentialLines(server),
@@ -95,6 +105,16 @@ async function stop(server: RunningServer, signal: NodeJS.Signals): Promise<neve
   process.exit(0);
 }
 
+/**
+ * A cluster engine that lost its lease exits at once with 75 (EX_TEMPFAIL): the store refuses
+ * its appends already and everything it acknowledged is committed, so there is nothing to save;
+ * its supervisor starts it again, as a standby (docs/cluster.md).
+ */
+function onLeaseLost(why: string): void {
+  process.stderr.write(`bourse: the cluster lease was lost (${why}); exiting so a standby leads\n`);
+  process.exit(75);
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const starting = new AbortController();
@@ -109,7 +129,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    server = await startServer(config, write, { signal: starting.signal });
+    server = await startServer(config, write, { signal: starting.signal, onLeaseLost });
   } catch (error) {
     if (!received || error !== starting.signal.reason) throw error;
     write(`bourse stopped on ${received} before it was ready; nothing was written to the store`);
