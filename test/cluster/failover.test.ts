@@ -12,7 +12,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RestClientV2 } from 'bitget-api';
 import { connect } from 'nats';
 import { SEQ_HEADER, streamNameOf } from '../../src/cluster/entry-stream.ts';
 import { Exchange } from '../../src/engine/exchange.ts';
@@ -22,69 +21,11 @@ import type { EngineState } from '../../src/engine/state.ts';
 import { decode } from '../../src/persistence/codec.ts';
 import { openPostgresStore } from '../../src/persistence/postgres/postgres-store.ts';
 import { databaseFor, postgresTests } from '../persistence/postgres-test-database.ts';
-import { clusterFor, NATS_URL, startEngine, status, waitFor, type Engine } from './cluster-support.ts';
+import { client, RETRYABLE, newLoad } from './sdk-load.ts';
+import { clusterFor, NATS_URL, startEngine, status, waitFor } from './cluster-support.ts';
 
 /** The issue's aim is under 2 s; the bound leaves room for a loaded CI machine. */
 const FAILOVER_BOUND_MS = 4_000;
-const RETRYABLE = new Set(['40015', '40725', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'socket hang up']);
-
-interface Load {
-  acknowledged: Map<string, string>;
-  cancelled: Set<string>;
-  answers: Map<string, number>;
-}
-
-function codeOf(error: unknown): string {
-  const failure = error as { body?: { code?: string }; code?: string; message?: string };
-  return failure.body?.code ?? failure.code ?? failure.message ?? String(error);
-}
-
-/** One client: places a resting buy, cancels every third, against whichever engine answers. */
-async function client(
-  worker: number,
-  engines: Engine[],
-  credentials: Record<string, string>,
-  until: () => boolean,
-  load: Load,
-) {
-  const sdks = engines.map(
-    (engine) =>
-      new RestClientV2({
-        apiKey: credentials.apiKey ?? '',
-        apiSecret: credentials.secretKey ?? '',
-        apiPass: credentials.passphrase ?? '',
-        baseUrl: engine.url,
-      }),
-  );
-  let target = 0;
-  for (let n = 0; !until(); n += 1) {
-    const clientOid = `w${worker}-${n}`;
-    const sdk = sdks[target] as RestClientV2;
-    try {
-      const placed = await sdk.spotSubmitOrder({
-        symbol: 'BTCUSDT',
-        side: 'buy',
-        orderType: 'limit',
-        force: 'gtc',
-        price: '1000',
-        size: '0.01',
-        clientOid,
-      });
-      load.acknowledged.set(clientOid, placed.data.orderId);
-      if (n % 3 === 0) {
-        await sdk.spotCancelOrder({ symbol: 'BTCUSDT', orderId: placed.data.orderId });
-        load.cancelled.add(clientOid);
-      }
-      load.answers.set('00000', (load.answers.get('00000') ?? 0) + 1);
-    } catch (error) {
-      const code = codeOf(error);
-      load.answers.set(code, (load.answers.get(code) ?? 0) + 1);
-      // Not answered by this engine: try the other, after a moment.
-      target = (target + 1) % sdks.length;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
 
 async function streamSeqs(cluster: string): Promise<number[]> {
   const nc = await connect({ servers: NATS_URL });
@@ -121,7 +62,7 @@ await postgresTests('cluster failover tests', [
         string,
         string
       >;
-      const load: Load = { acknowledged: new Map(), cancelled: new Set(), answers: new Map() };
+      const load = newLoad();
       let stop = false;
       const clients = [0, 1, 2, 3].map((worker) =>
         client(worker, [first, second], credentials, () => stop, load),
@@ -163,10 +104,10 @@ await postgresTests('cluster failover tests', [
       const byOid = new Map<string, Record<string, unknown>[]>();
       for (const row of rows)
         byOid.set(String(row.client_oid), [...(byOid.get(String(row.client_oid)) ?? []), row]);
-      for (const [clientOid, orderId] of load.acknowledged) {
+      for (const [clientOid, ack] of load.acknowledged) {
         const stored = byOid.get(clientOid) ?? [];
         assert.equal(stored.length, 1, `${clientOid} stored once`);
-        assert.equal(stored[0]?.order_id, orderId);
+        assert.equal(stored[0]?.order_id, ack.orderId);
         if (load.cancelled.has(clientOid))
           assert.equal(stored[0]?.status, 'cancelled', `${clientOid} cancelled`);
       }
