@@ -15,6 +15,7 @@
 import { buildConsole } from './api/console-assets.ts';
 import { loadConfig, type Config } from './config.ts';
 import { startServer, type RunningServer } from './server.ts';
+import { startEdge } from './cluster/edge.ts';
 
 const STOP_DEADLINE_MS = 30_000;
 
@@ -115,8 +116,28 @@ function onLeaseLost(why: string): void {
   process.exit(75);
 }
 
+/** BOURSE_ROLE=edge: no store, no engine; forwards to the leading engine until a signal. */
+async function runEdge(config: Config): Promise<void> {
+  const { cluster, databaseUrl } = config;
+  if (!cluster || !databaseUrl) return;
+  const edge = await startEdge({ host: config.host, port: config.port, databaseUrl, cluster });
+  write(
+    `\nbourse edge is listening on ${edge.url} (pid ${process.pid})\n` +
+      `  cluster          "${cluster.name}", forwarding to ${edge.leader() ?? 'no engine yet (none leads)'}\n`,
+  );
+  const onSignal = (signal: NodeJS.Signals) => {
+    void edge.close().then(() => {
+      write(`bourse edge stopped on ${signal}`);
+      process.exit(0);
+    });
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (config.cluster?.role === 'edge') return runEdge(config);
   const starting = new AbortController();
   let server: RunningServer | null = null;
   let received: NodeJS.Signals | null = null;

@@ -297,7 +297,7 @@ async function takeHold(config: Config, logger: Logger, taken: Release[]) {
   const onLockError = (error: unknown) => logger.error('database lock', { error: errorText(error) });
   // A cluster's engines share the database: the lease (src/cluster/lease.ts) keeps one writer.
   const role =
-    config.cluster && config.databaseUrl
+    config.cluster?.role === 'engine' && config.databaseUrl
       ? await EngineRole.open(config.cluster, config.databaseUrl, http.url, (message, fields) =>
           logger.info(message, fields),
         )

@@ -3,11 +3,13 @@
  * single process `npm start` has always been: nothing here applies. `engine` makes the
  * process one of a set of engines on one PostgreSQL database, of which one leads (a lease in
  * PostgreSQL) and the others stand by, following the journal; each entry the leader commits
- * is published to a NATS JetStream stream when BOURSE_NATS_URL is set.
+ * is published to a NATS JetStream stream when BOURSE_NATS_URL is set. `edge` makes it a
+ * stateless front that forwards clients to whichever engine leads.
  */
 
 export interface ClusterConfig {
-  role: 'engine';
+  /** `engine`: leads or stands by; `edge`: forwards clients to the leader (edge.ts). */
+  role: 'engine' | 'edge';
   /** Names the lease row and the JetStream stream, so clusters can share PostgreSQL and NATS. */
   name: string;
   /** How long a lease lasts unrenewed (PostgreSQL's clock); the leader renews it every fifth of it. */
@@ -29,7 +31,7 @@ function positive(value: string | undefined, fallback: number, name: string, min
   return Number(value);
 }
 
-/** null for the single process; the engine's settings, checked, for BOURSE_ROLE=engine. */
+/** null for the single process; the role's settings, checked, for BOURSE_ROLE=engine or edge. */
 export function parseClusterConfig(
   env: NodeJS.ProcessEnv,
   databaseUrl: string | undefined,
@@ -37,11 +39,14 @@ export function parseClusterConfig(
 ): ClusterConfig | null {
   const role = env.BOURSE_ROLE ?? 'single';
   if (role === 'single' || role === '') return null;
-  if (role !== 'engine') throw new Error('BOURSE_ROLE must be single or engine');
+  if (role !== 'engine' && role !== 'edge') throw new Error('BOURSE_ROLE must be single, engine or edge');
   if (!databaseUrl)
-    throw new Error('BOURSE_ROLE=engine needs BOURSE_DATABASE_URL (the engines share one PostgreSQL)');
+    throw new Error(
+      `BOURSE_ROLE=${role} needs BOURSE_DATABASE_URL (the cluster's PostgreSQL, where the lease is)`,
+    );
   // Every engine must open the API keys the leader sealed: one key for all of them.
-  if (!serverKeyHex) throw new Error('BOURSE_ROLE=engine needs BOURSE_SERVER_KEY, the same on every engine');
+  if (role === 'engine' && !serverKeyHex)
+    throw new Error('BOURSE_ROLE=engine needs BOURSE_SERVER_KEY, the same on every engine');
   const name = env.BOURSE_CLUSTER_NAME || 'bourse';
   if (!NAME.test(name)) throw new Error('BOURSE_CLUSTER_NAME must be 1-40 letters, digits, _ or -');
   const natsUrl = env.BOURSE_NATS_URL || undefined;

@@ -62,7 +62,7 @@ export interface Engine {
   kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts an engine (it stands by or leads); resolves once its port answers /health. */
+/** Starts an engine (it stands by or leads), or with BOURSE_ROLE=edge an edge; resolves once its port answers /ready. */
 export async function startEngine(t: TestContext, cluster: ClusterSettings): Promise<Engine> {
   const dataDir = makeTempDir('bourse-cluster-');
   const port = await freePort();
