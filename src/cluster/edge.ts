@@ -145,14 +145,16 @@ export async function startEdge(settings: EdgeSettings): Promise<RunningEdge> {
 /** Relays a WebSocket upgrade, bytes as they are, to the leader. */
 function relayUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, leader: string | null): void {
   socket.on('error', () => undefined);
-  if (!leader) {
+  const unavailable = (): void => {
     socket.end(
       'HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\nContent-Length: 0\r\n\r\n',
     );
-    return;
-  }
+  };
+  if (!leader) return unavailable();
   const target = new URL(leader);
+  let connected = false;
   const upstream = connectTcp(Number(target.port || 80), target.hostname, () => {
+    connected = true;
     const lines = [`${request.method ?? 'GET'} ${request.url ?? '/'} HTTP/1.1`];
     for (let index = 0; index < request.rawHeaders.length; index += 2) {
       const name = request.rawHeaders[index] ?? '';
@@ -165,7 +167,10 @@ function relayUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, le
     upstream.pipe(socket);
     socket.pipe(upstream);
   });
-  upstream.on('error', () => socket.destroy());
+  // Refused before anything was relayed: the client is told to retry, as with no leader.
+  upstream.on('error', () => (connected ? socket.destroy() : unavailable()));
   socket.on('close', () => upstream.destroy());
-  upstream.on('close', () => socket.destroy());
+  upstream.on('close', () => {
+    if (connected) socket.destroy();
+  });
 }
