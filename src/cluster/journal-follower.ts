@@ -9,7 +9,7 @@
  * have published (entry-stream.ts; the stream drops copies by sequence number).
  *
  * A gap (the leader's retention pruned entries the follower had not read, after a long pause)
- * starts over from the latest snapshot.
+ * or a journal replaced by the operator's reset starts over from the latest snapshot.
  */
 import type { PostgresStore } from '../persistence/postgres/postgres-store.ts';
 import type { JournalEntry } from '../ports/store.ts';
@@ -22,6 +22,8 @@ const RECENT_ENTRIES = 10_000;
 
 export class JournalFollower {
   private recentEntries: JournalEntry[] = [];
+  /** The checksum of the record at `seq` (null: not read yet, after a recovery). */
+  private checksumAtSeq: number | null = null;
 
   private constructor(
     private readonly store: PostgresStore,
@@ -29,7 +31,19 @@ export class JournalFollower {
   ) {}
 
   static async start(store: PostgresStore): Promise<JournalFollower> {
-    return new JournalFollower(store, await recover(store));
+    const follower = new JournalFollower(store, await recover(store));
+    await follower.readChecksum();
+    return follower;
+  }
+
+  /**
+   * The checksum of the record recovery ended at, read right after it (a reset landing in
+   * between would go unseen: the operator's reset is rare and runs on the leader).
+   */
+  private async readChecksum(): Promise<void> {
+    if (this.state.seq === 0) return;
+    const [row] = await this.store.query('SELECT checksum FROM journal WHERE seq = ?', [this.state.seq]);
+    this.checksumAtSeq = row ? Number(row.checksum) : null;
   }
 
   get seq(): number {
@@ -46,34 +60,57 @@ export class JournalFollower {
     return this.recentEntries.filter((entry) => entry.seq > seq);
   }
 
-  /** Reads and replays every entry committed after `seq`; resolves with how many were applied. */
+  /**
+   * Reads and replays every entry committed after `seq`; resolves with how many were applied.
+   * Each read starts at the record the follower is at and checks it is still the one it
+   * applied (its checksum): the operator's reset replaces the whole journal, and retention may
+   * have pruned past a follower that was paused; either way it starts over from the store.
+   */
   async catchUp(): Promise<number> {
     let applied = 0;
     for (;;) {
       const rows = await this.store.query(
-        'SELECT seq, body, checksum FROM journal WHERE seq > ? ORDER BY seq LIMIT ?',
-        [this.state.seq, PAGE_ROWS],
+        'SELECT seq, body, checksum FROM journal WHERE seq >= ? ORDER BY seq LIMIT ?',
+        [Math.max(1, this.state.seq), PAGE_ROWS],
       );
-      const first = rows[0];
-      if (!first) return applied;
-      if (Number(first.seq) !== this.state.seq + 1) {
-        this.state = await recover(this.store);
-        continue;
+      let from = 0;
+      if (this.state.seq > 0) {
+        const anchor = rows[0];
+        const same =
+          anchor !== undefined &&
+          Number(anchor.seq) === this.state.seq &&
+          (this.checksumAtSeq === null || Number(anchor.checksum) === this.checksumAtSeq);
+        if (!same) {
+          await this.restart();
+          continue;
+        }
+        this.checksumAtSeq = Number(anchor.checksum);
+        from = 1;
       }
-      for (const row of rows) {
+      for (const row of rows.slice(from)) {
         const seq = Number(row.seq);
-        if (seq !== this.state.seq + 1)
-          throw new Error(`journal gap: expected ${this.state.seq + 1}, found ${seq}`);
+        if (seq !== this.state.seq + 1) {
+          await this.restart();
+          break;
+        }
         const command = verifiedCommand(seq, row.body, row.checksum);
         const { events } = this.state.exchange.execute(command);
         this.recentEntries.push({ seq, command, events });
         this.state.seq = seq;
         this.state.replayed += 1;
+        this.checksumAtSeq = Number(row.checksum);
         applied += 1;
       }
       if (this.recentEntries.length > RECENT_ENTRIES * 2)
         this.recentEntries = this.recentEntries.slice(-RECENT_ENTRIES);
       if (rows.length < PAGE_ROWS) return applied;
     }
+  }
+
+  /** The store's state from its latest snapshot: what was followed before no longer holds. */
+  private async restart(): Promise<void> {
+    this.state = await recover(this.store);
+    this.recentEntries = [];
+    await this.readChecksum();
   }
 }

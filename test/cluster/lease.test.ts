@@ -132,4 +132,39 @@ await postgresTests('cluster lease tests', [
       );
     },
   },
+  {
+    name: 'a follower whose journal was replaced (the operator’s reset) starts over from the store',
+    options: { timeout: 30_000 },
+    async body(t) {
+      const database = await databaseFor(t);
+      const { engine } = tradingWorkload();
+      const store = await openPostgresStore(database.url);
+      t.after(() => store.close());
+      const half = Math.floor(engine.entries.length / 2);
+      await store.append(engine.entries.slice(0, half));
+      const follower = await JournalFollower.start(store);
+      // Another journal as long as this one, equal to it but for the record the follower is at
+      // (one millisecond later): reading on from there would mix the two journals.
+      const other = engine.entries.map((entry) =>
+        entry.seq === half
+          ? { ...entry, command: { ...entry.command, timeMs: entry.command.timeMs + 1 } }
+          : entry,
+      );
+      await store.replaceAll(other);
+      await follower.catchUp();
+      assert.equal(follower.seq, other.length);
+      assert.equal(
+        stateHash(follower.recovered.exchange.state),
+        stateHash((await recover(store)).exchange.state),
+      );
+      // And a shorter one: nothing after the follower's record, which is gone.
+      await store.replaceAll(engine.entries.slice(0, 3));
+      await follower.catchUp();
+      assert.equal(follower.seq, 3);
+      assert.equal(
+        stateHash(follower.recovered.exchange.state),
+        stateHash((await recover(store)).exchange.state),
+      );
+    },
+  },
 ]);
