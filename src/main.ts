@@ -16,6 +16,7 @@ import { buildConsole } from './api/console-assets.ts';
 import { loadConfig, type Config } from './config.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { startEdge } from './cluster/edge.ts';
+import { startEdgePush } from './cluster/edge-push.ts';
 
 const STOP_DEADLINE_MS = 30_000;
 
@@ -120,7 +121,15 @@ function onLeaseLost(why: string): void {
 async function runEdge(config: Config): Promise<void> {
   const { cluster, databaseUrl } = config;
   if (!cluster || !databaseUrl) return;
-  const edge = await startEdge({ host: config.host, port: config.port, databaseUrl, cluster });
+  const onError = (error: unknown) =>
+    process.stderr.write(`bourse edge: ${error instanceof Error ? error.message : String(error)}\n`);
+  const edge = await startEdge({
+    host: config.host,
+    port: config.port,
+    databaseUrl,
+    cluster,
+    attachPush: (server) => startEdgePush(server, config, cluster, onError),
+  });
   write(
     `\nbourse edge is listening on ${edge.url} (pid ${process.pid})\n` +
       `  cluster          "${cluster.name}", forwarding to ${edge.leader() ?? 'no engine yet (none leads)'}\n`,

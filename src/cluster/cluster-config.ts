@@ -44,9 +44,10 @@ export function parseClusterConfig(
     throw new Error(
       `BOURSE_ROLE=${role} needs BOURSE_DATABASE_URL (the cluster's PostgreSQL, where the lease is)`,
     );
-  // Every engine must open the API keys the leader sealed: one key for all of them.
-  if (role === 'engine' && !serverKeyHex)
-    throw new Error('BOURSE_ROLE=engine needs BOURSE_SERVER_KEY, the same on every engine');
+  // Every engine must open the API keys the leader sealed, and every edge to log WebSocket
+  // clients in: one key for all of them.
+  if (!serverKeyHex)
+    throw new Error(`BOURSE_ROLE=${role} needs BOURSE_SERVER_KEY, the same on every engine and edge`);
   const name = env.BOURSE_CLUSTER_NAME || 'bourse';
   if (!NAME.test(name)) throw new Error('BOURSE_CLUSTER_NAME must be 1-40 letters, digits, _ or -');
   const natsUrl = env.BOURSE_NATS_URL || undefined;

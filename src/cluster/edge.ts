@@ -12,8 +12,11 @@
  * later": nothing was run); a request whose connection to the leader was refused before it
  * was sent is tried once more on the leader looked up again; one cut after it was sent is
  * answered 40725 (HTTP 503: the outcome is unknown, query by clientOid), as the engine
- * itself answers when a commit's outcome is unknown. WebSocket connections are relayed to
- * the leader as they are; when it goes, they close and the client reconnects to any edge.
+ * itself answers when a commit's outcome is unknown.
+ *
+ * WebSocket: `npm start` as an edge serves the venue's endpoints from its own follower of the
+ * journal (edge-push.ts), so pushes go on through a failover. Without `attachPush` (tests of
+ * the forwarding alone) upgrades are relayed to the leader byte for byte.
  */
 import {
   Agent,
@@ -36,6 +39,8 @@ export interface EdgeSettings {
   port: number;
   databaseUrl: string;
   cluster: ClusterConfig;
+  /** Serves WebSocket upgrades on the server itself (edge-push.ts); absent: they are relayed to the leader. */
+  attachPush?: (server: Server) => Promise<{ close(): Promise<void> }>;
 }
 
 export interface RunningEdge {
@@ -121,9 +126,11 @@ export async function startEdge(settings: EdgeSettings): Promise<RunningEdge> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => forward(request, Buffer.concat(chunks), response, false));
   });
-  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) =>
-    relayUpgrade(request, socket, head, leader),
-  );
+  const push = settings.attachPush ? await settings.attachPush(server) : null;
+  if (!push)
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) =>
+      relayUpgrade(request, socket, head, leader),
+    );
   const url = await listen(server, settings.host, settings.port);
   return {
     url,
@@ -133,6 +140,7 @@ export async function startEdge(settings: EdgeSettings): Promise<RunningEdge> {
       closed = true;
       clearInterval(poll);
       agent.destroy();
+      await push?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

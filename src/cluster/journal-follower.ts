@@ -22,6 +22,8 @@ const RECENT_ENTRIES = 10_000;
 
 export class JournalFollower {
   private recentEntries: JournalEntry[] = [];
+  /** Times it started over from the store (a replaced journal): what it pushed before no longer holds. */
+  restarts = 0;
   /** The checksum of the record at `seq` (null: not read yet, after a recovery). */
   private checksumAtSeq: number | null = null;
 
@@ -110,6 +112,7 @@ export class JournalFollower {
   /** The store's state from its latest snapshot: what was followed before no longer holds. */
   private async restart(): Promise<void> {
     this.state = await recover(this.store);
+    this.restarts += 1;
     this.recentEntries = [];
     await this.readChecksum();
   }

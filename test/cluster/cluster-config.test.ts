@@ -20,7 +20,7 @@ test('cluster settings: unset or single is the single process; engine and edge g
   const edge = parseClusterConfig(
     { BOURSE_ROLE: 'edge', BOURSE_CLUSTER_NAME: 'east-1', BOURSE_FOLLOW_EVERY_MS: '50' },
     DB,
-    undefined,
+    KEY,
   );
   assert.equal(edge?.role, 'edge');
   assert.equal(edge?.name, 'east-1');

@@ -2,8 +2,9 @@
  * Edges (src/cluster/edge.ts): three stateless edges in front of two engines. SDK clients,
  * each on one edge, place and cancel orders while the leader is SIGKILLed; they keep their
  * edge, which forwards to the new leader once it leads. Checked: clients saw only retryable
- * answers, each acknowledged order is stored once, and a WebSocket client through an edge
- * gets the public ticker before the failover and, reconnected through another edge, after it.
+ * answers, each acknowledged order is stored once. WebSocket clients spread over the edges
+ * (served by each edge's own follower of the journal) stay connected through the failover and
+ * each sees every trade once, in the store's order; the ticker comes through any edge.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,6 +14,40 @@ import { openPostgresStore } from '../../src/persistence/postgres/postgres-store
 import { databaseFor, postgresTests } from '../persistence/postgres-test-database.ts';
 import { clusterFor, startEngine, status, waitFor, type Engine } from './cluster-support.ts';
 import { client, newLoad, RETRYABLE } from './sdk-load.ts';
+
+interface TradeWatcher {
+  /** Trade ids pushed as updates, in the order received. */
+  ids: string[];
+  closed: boolean;
+  close(): void;
+}
+
+/** A client of the public trade channel of BTCUSDT through `edge`, once subscribed. */
+function watchTrades(edge: Engine): Promise<TradeWatcher> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`${edge.url.replace('http', 'ws')}/v2/ws/public`);
+    const watcher: TradeWatcher = { ids: [], closed: false, close: () => socket.close() };
+    socket.on('open', () =>
+      socket.send(
+        JSON.stringify({
+          op: 'subscribe',
+          args: [{ instType: 'SPOT', channel: 'trade', instId: 'BTCUSDT' }],
+        }),
+      ),
+    );
+    socket.on('message', (data: Buffer) => {
+      const frame = JSON.parse(data.toString('utf8')) as {
+        event?: string;
+        action?: string;
+        data?: { tradeId: string }[];
+      };
+      if (frame.event === 'subscribe') resolve(watcher);
+      if (frame.action === 'update') for (const trade of frame.data ?? []) watcher.ids.push(trade.tradeId);
+    });
+    socket.on('close', () => (watcher.closed = true));
+    socket.on('error', reject);
+  });
+}
 
 /** Resolves with the first ticker frame pushed through `edge` (rejects after 10 s). */
 function firstTicker(edge: Engine): Promise<unknown> {
@@ -68,10 +103,13 @@ await postgresTests('cluster edge tests', [
         string,
         string
       >;
+      const watchers = await Promise.all(
+        [0, 1, 2, 3, 4, 5].map((index) => watchTrades(edges[index % 3] as Engine)),
+      );
       const load = newLoad();
       let stop = false;
       const clients = [0, 1, 2, 3, 4, 5].map((worker) =>
-        client(worker, [edges[worker % 3] as Engine], credentials, () => stop, load),
+        client(worker, [edges[worker % 3] as Engine], credentials, () => stop, load, { trades: true }),
       );
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       const before = load.acknowledged.size;
@@ -95,6 +133,13 @@ await postgresTests('cluster edge tests', [
         assert.ok(code === '00000' || RETRYABLE.has(code), `answer ${code}`);
       assert.ok(await firstTicker(edges[2] as Engine), 'a WebSocket through another edge after the failover');
 
+      // Let the edges push the last trades, then compare what each client saw with the store.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.ok(
+        watchers.every((watcher) => !watcher.closed),
+        'WebSocket connections to the edges stayed open through the failover',
+      );
+      for (const watcher of watchers) watcher.close();
       await second.kill('SIGTERM');
       const store = await openPostgresStore(database.url);
       t.after(() => store.close());
@@ -109,6 +154,23 @@ await postgresTests('cluster edge tests', [
         ]);
       for (const [clientOid, ack] of load.acknowledged)
         assert.deepEqual(stored.get(clientOid), [ack.orderId], clientOid);
+      // The store's trades in journal order (ids are assigned in it: time, then id).
+      const trades = await store.query(
+        "SELECT trade_id, time_ms FROM trades WHERE category = 'SPOT' AND symbol = 'BTCUSDT' ORDER BY time_ms, trade_id",
+      );
+      const killedAtMs = Date.now() - (performance.now() - killedMs);
+      const tradedAfterKill = trades.filter((row) => Number(row.time_ms) > killedAtMs + 200).length;
+      const pushed = watchers[0]?.ids ?? [];
+      t.diagnostic(
+        `${pushed.length} trades pushed to each of 6 WebSocket clients; ${tradedAfterKill} after the failover`,
+      );
+      assert.ok(tradedAfterKill > 0, 'trades after the failover');
+      // Every client, whichever edge, saw every trade since it subscribed once, in order.
+      const storeOrder = trades.map((row) => String(row.trade_id));
+      const from = storeOrder.indexOf(pushed[0] ?? '');
+      assert.ok(from >= 0, 'the first pushed trade is in the store');
+      assert.deepEqual(pushed, storeOrder.slice(from), 'every trade since the subscription, once, in order');
+      for (const watcher of watchers) assert.deepEqual(watcher.ids, pushed, 'each client the same trades');
     },
   },
 ]);

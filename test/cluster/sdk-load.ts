@@ -1,6 +1,6 @@
 /**
  * Load for cluster tests: bitget-api SDK clients placing resting spot buys (every third
- * cancelled) against whichever engine answers, moving to the other after a failed call. What
+ * cancelled; with `trades`, a market buy every third too) against whichever engine answers, moving to the other after a failed call. What
  * was acknowledged, by which engine and when, and every answer's code, are recorded.
  */
 import { RestClientV2 } from 'bitget-api';
@@ -40,6 +40,7 @@ export async function client(
   credentials: Record<string, string>,
   until: () => boolean,
   load: Load,
+  options: { trades?: boolean } = {},
 ) {
   const sdks = engines.map(
     (engine) =>
@@ -75,6 +76,16 @@ export async function client(
         await sdk.spotCancelOrder({ symbol: 'BTCUSDT', orderId: placed.data.orderId });
         load.cancelled.add(clientOid);
       }
+      // A market buy of 10 USDT: a trade against the liquidity provider's asks.
+      if (options.trades && n % 3 === 1)
+        await sdk.spotSubmitOrder({
+          symbol: 'BTCUSDT',
+          side: 'buy',
+          orderType: 'market',
+          force: 'gtc',
+          size: '10',
+          clientOid: `m-${clientOid}`,
+        });
       load.answers.set('00000', (load.answers.get('00000') ?? 0) + 1);
     } catch (error) {
       const code = codeOf(error);
