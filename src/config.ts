@@ -15,6 +15,7 @@ import { parseDemoCredentials, type DemoCredentials } from './demo-credentials.t
 import { parseMetricsSettings, type MetricsSettings } from './api/health-routes.ts';
 import { parseConvertSettings, type ConvertSettings } from './api/routes/convert-settings.ts';
 import { parseRetention, type RetentionPolicy } from './persistence/retention.ts';
+import { parseClusterConfig, type ClusterConfig } from './cluster/cluster-config.ts';
 
 export interface Config {
   host: string;
@@ -55,6 +56,8 @@ export interface Config {
   metrics: MetricsSettings;
   /** Convert quotes: the house's spread (BOURSE_CONVERT_SPREAD; docs/wallet.md). */
   convert: ConvertSettings;
+  /** The opt-in cluster (BOURSE_ROLE=engine; docs/cluster.md); null: the single process. */
+  cluster: ClusterConfig | null;
 }
 
 function flag(value: string | undefined, fallback: boolean, name: string): boolean {
@@ -146,5 +149,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     metrics: parseMetricsSettings(env),
     convert: parseConvertSettings(env),
+    cluster: parseClusterConfig(env, databaseUrl(env.BOURSE_DATABASE_URL), serverKeyHex),
   };
 }

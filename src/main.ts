@@ -15,6 +15,8 @@
 import { buildConsole } from './api/console-assets.ts';
 import { loadConfig, type Config } from './config.ts';
 import { startServer, type RunningServer } from './server.ts';
+import { startEdge } from './cluster/edge.ts';
+import { startEdgePush } from './cluster/edge-push.ts';
 
 const STOP_DEADLINE_MS = 30_000;
 
@@ -66,12 +68,22 @@ function credentialLines(server: RunningServer): string[] {
   return lines;
 }
 
+function clusterLines(server: RunningServer): string[] {
+  const leading = server.startup.cluster;
+  if (!leading) return [];
+  return [
+    `  cluster          engine leading "${leading.name}" at lease epoch ${leading.epoch} ` +
+      `(${leading.caughtUp} entries caught up in ${leading.takeoverMs.toFixed(0)} ms after taking the lease)`,
+  ];
+}
+
 function banner(config: Config, server: RunningServer): string {
   return [
     '',
     `bourse is listening on ${server.url} (pid ${process.pid})`,
     `  data directory   ${config.dataDir}`,
     storeLine(server),
+    ...clusterLines(server),
     `  clock            ${config.clock}`,
     `  console          ${server.url}/console (sign in with the operator token)`,
     ...credentialLines(server),
@@ -95,8 +107,46 @@ async function stop(server: RunningServer, signal: NodeJS.Signals): Promise<neve
   process.exit(0);
 }
 
+/**
+ * A cluster engine that lost its lease exits at once with 75 (EX_TEMPFAIL): the store refuses
+ * its appends already and everything it acknowledged is committed, so there is nothing to save;
+ * its supervisor starts it again, as a standby (docs/cluster.md).
+ */
+function onLeaseLost(why: string): void {
+  process.stderr.write(`bourse: the cluster lease was lost (${why}); exiting so a standby leads\n`);
+  process.exit(75);
+}
+
+/** BOURSE_ROLE=edge: no store, no engine; forwards to the leading engine until a signal. */
+async function runEdge(config: Config): Promise<void> {
+  const { cluster, databaseUrl } = config;
+  if (!cluster || !databaseUrl) return;
+  const onError = (error: unknown) =>
+    process.stderr.write(`bourse edge: ${error instanceof Error ? error.message : String(error)}\n`);
+  const edge = await startEdge({
+    host: config.host,
+    port: config.port,
+    databaseUrl,
+    cluster,
+    attachPush: (server) => startEdgePush(server, config, cluster, onError),
+  });
+  write(
+    `\nbourse edge is listening on ${edge.url} (pid ${process.pid})\n` +
+      `  cluster          "${cluster.name}", forwarding to ${edge.leader() ?? 'no engine yet (none leads)'}\n`,
+  );
+  const onSignal = (signal: NodeJS.Signals) => {
+    void edge.close().then(() => {
+      write(`bourse edge stopped on ${signal}`);
+      process.exit(0);
+    });
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (config.cluster?.role === 'edge') return runEdge(config);
   const starting = new AbortController();
   let server: RunningServer | null = null;
   let received: NodeJS.Signals | null = null;
@@ -109,7 +159,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    server = await startServer(config, write, { signal: starting.signal });
+    server = await startServer(config, write, { signal: starting.signal, onLeaseLost });
   } catch (error) {
     if (!received || error !== starting.signal.reason) throw error;
     write(`bourse stopped on ${received} before it was ready; nothing was written to the store`);

@@ -24,6 +24,7 @@ import type { Services } from './api/services.ts';
 import { attachWebSocket, type WsGateway } from './api/ws/gateway.ts';
 import { firstStartOf } from './bootstrap.ts';
 import { VenueControl } from './admin/reset.ts';
+import { EngineRole, type Leading } from './cluster/engine-role.ts';
 import { RequestGate } from './api/request-gate.ts';
 import type { Config } from './config.ts';
 import { startMarket, type Market } from './market/index.ts';
@@ -64,6 +65,8 @@ export interface StartupReport {
   /** Secrets made at this start (printed once, then only in credentials.json). */
   created: SettledCredentials['created'];
   operatorTokenFrom: SettledCredentials['operatorTokenFrom'];
+  /** BOURSE_ROLE=engine: the lease this engine leads under (docs/cluster.md); null for the single process. */
+  cluster: Leading | null;
 }
 
 export interface RunningServer {
@@ -86,6 +89,8 @@ export interface RunningServer {
 export interface StartOptions {
   /** Aborted while recovering: the start stops and releases what it took (Ctrl-C during a long replay). */
   signal?: AbortSignal;
+  /** A cluster leader lost its lease (its appends are refused from then on); default: it stops. */
+  onLeaseLost?: (why: string) => void;
 }
 
 /** What a start has taken so far, released in reverse if a later step fails. */
@@ -124,6 +129,7 @@ async function openRecovered(
   logger: Logger,
   signal: AbortSignal | undefined,
   taken: Release[],
+  role: EngineRole | null,
 ) {
   const onStoreError = (error: unknown) => logger.error('store error', { error: errorText(error) });
   const store = await openStore({
@@ -132,6 +138,7 @@ async function openRecovered(
     sqliteWriter: config.sqliteWriter,
     onError: onStoreError,
     retention: config.journalRetention,
+    ...(role ? { fence: role.fence } : {}),
   });
   taken.push(() => store.close());
   if (store.kind === 'postgres') {
@@ -140,6 +147,12 @@ async function openRecovered(
     for (const text of advice) logger.info('PostgreSQL setting', { advice: text });
   }
   let recoveryMs = 0;
+  // A cluster engine stands by, following the journal, until it leads (src/cluster).
+  const startedMs = performance.now();
+  if (role && store.kind === 'postgres') {
+    const recovered = await role.lead(store, signal);
+    return { store, recovered, recoveryMs: performance.now() - startedMs, onStoreError };
+  }
   const recovered = await recover(store, {
     signal,
     onProgress(progress) {
@@ -290,11 +303,20 @@ async function takeHold(config: Config, logger: Logger, taken: Release[]) {
   const http = await bindHttp(config, () => Date.now());
   taken.push(() => http.close());
   const onLockError = (error: unknown) => logger.error('database lock', { error: errorText(error) });
-  const databaseLock = config.databaseUrl
-    ? await lockPostgresDatabase(config.databaseUrl, { onError: onLockError })
-    : null;
+  // A cluster's engines share the database: the lease (src/cluster/lease.ts) keeps one writer.
+  const role =
+    config.cluster?.role === 'engine' && config.databaseUrl
+      ? await EngineRole.open(config.cluster, config.databaseUrl, http.url, (message, fields) =>
+          logger.info(message, fields),
+        )
+      : null;
+  const databaseLock = role
+    ? role
+    : config.databaseUrl
+      ? await lockPostgresDatabase(config.databaseUrl, { onError: onLockError })
+      : null;
   if (databaseLock) taken.push(() => databaseLock.release());
-  return { dataDirLock, serverKey, http, databaseLock };
+  return { dataDirLock, serverKey, http, databaseLock, role };
 }
 
 async function start(
@@ -303,12 +325,13 @@ async function start(
   options: StartOptions,
   taken: Release[],
 ): Promise<RunningServer> {
-  const { dataDirLock, serverKey, http, databaseLock } = await takeHold(config, logger, taken);
-  const opened = await openRecovered(config, logger, options.signal, taken);
+  const { dataDirLock, serverKey, http, databaseLock, role } = await takeHold(config, logger, taken);
+  const opened = await openRecovered(config, logger, options.signal, taken, role);
   const { store, recovered } = opened;
   const metrics = config.metrics.enabled ? createMetrics() : null;
   const services = keyedServices(config, serverKey, opened, logger, metrics);
   const { sequencer } = services;
+  role?.publishFrom(sequencer);
   const readiness = new Readiness({ sequencer, store, ...(services.gate ? { gate: services.gate } : {}) });
   taken.push(async () => {
     await sequencer.drain();
@@ -326,6 +349,7 @@ async function start(
     credentialsFile: settled.file,
     created: settled.created,
     operatorTokenFrom: settled.operatorTokenFrom,
+    cluster: role?.leading ?? null,
   };
   const { operatorToken } = settled.credentials;
   const { market, websocket, restartMarket } = await openToRequests(
@@ -373,6 +397,11 @@ async function start(
     readiness.stopping();
     return shutdown(parts);
   };
+  role?.whenLost((why) => {
+    logger.error('cluster lease lost: this engine no longer leads', { why });
+    if (options.onLeaseLost) options.onLeaseLost(why);
+    else void (stopping ??= stop());
+  });
   return {
     url: http.url,
     get credentials() {

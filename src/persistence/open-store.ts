@@ -11,6 +11,7 @@ import { createPrivateFile, tightenToPrivate } from '../security/private-files.t
 import type { Store } from '../ports/store.ts';
 import { openPostgresStore, type PostgresStore } from './postgres/postgres-store.ts';
 import type { RetentionPolicy } from './retention.ts';
+import type { Fence } from './postgres/batch-write.ts';
 import { openSqliteStore, type SqliteStore } from './sqlite/sqlite-store.ts';
 
 export type AnyStore = SqliteStore | PostgresStore;
@@ -23,6 +24,8 @@ export interface StoreSettings {
   onError?: (error: unknown) => void;
   /** What a saved snapshot lets go of (persistence/retention.ts). */
   retention?: RetentionPolicy;
+  /** PostgreSQL, a cluster leader: the fencing token each append carries (src/cluster). */
+  fence?: () => Fence | null;
 }
 
 export function sqliteFileOf(dataDir: string): string {
@@ -34,6 +37,7 @@ export async function openStore(settings: StoreSettings): Promise<AnyStore & Sto
     return openPostgresStore(settings.databaseUrl, {
       ...(settings.onError ? { onError: settings.onError } : {}),
       ...(settings.retention ? { retention: settings.retention } : {}),
+      ...(settings.fence ? { fence: settings.fence } : {}),
     });
   }
   const file = sqliteFileOf(settings.dataDir);

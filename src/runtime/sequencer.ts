@@ -120,6 +120,24 @@ export class Sequencer {
     return this.seq;
   }
 
+  /**
+   * A follower's sequencer (src/cluster: an edge), which never submits: `entries` were
+   * committed by the leader and are already applied to `exchange`, which becomes the engine
+   * at `seq`; the durable listeners (the WebSocket push) hear of them as of this process's own.
+   */
+  followed(exchange: Exchange, seq: number, entries: readonly JournalEntry[]): void {
+    this.current = exchange;
+    this.seq = seq;
+    if (entries.length === 0) return;
+    for (const listener of this.durableListeners) {
+      try {
+        listener(entries);
+      } catch (error) {
+        this.options.onStoreError?.(error);
+      }
+    }
+  }
+
   /** Commands run and not yet durable: waiting for the next append, or in an append in flight. */
   get pendingCommands(): number {
     return this.entries.length + this.inFlightCommands;

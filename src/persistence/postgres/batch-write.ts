@@ -128,13 +128,26 @@ function parametersOf(target: Target, rows: Value[][], values: string[]): void {
  * sequence number, so that a record of the same number committed by someone else (a commit
  * that became visible late, after the engine was rebuilt) does not pass for it.
  */
-export function batchStatement(batch: RowBatch, after?: JournalMark): BatchStatement | null {
+export function batchStatement(batch: RowBatch, after?: JournalMark, fence?: Fence): BatchStatement | null {
   if (batch.isEmpty) return null;
   const values: string[] = [];
   for (const target of batch.targets) parametersOf(target, folded(target, batch.rowsOf(target)), values);
   if (after) values.push(String(after.seq), after.body);
-  const { name, text } = statementOf(batch.targets, after !== undefined);
+  if (fence) values.push(fence.name, String(fence.epoch));
+  const { name, text } = statementOf(batch.targets, after !== undefined, fence !== undefined);
   return { name, text, values };
+}
+
+/**
+ * A cluster leader's fencing token (src/cluster/lease.ts): the statement fails, writing
+ * nothing, unless the lease row `name` still has this epoch and has not expired. The row is
+ * read FOR SHARE, so a newer leader's takeover (an UPDATE of that row) waits for appends
+ * already running and every append after it sees the new epoch and fails: no entry of an old
+ * leader lands after a newer leader took the lease, hence none after its first entry.
+ */
+export interface Fence {
+  name: string;
+  epoch: number;
 }
 
 /** Statement texts and names by the targets they write and whether they carry the guard. */
@@ -148,8 +161,12 @@ const MAX_STATEMENTS = 4096;
  * object for the driver to keep alive until the statement returns. Parameters are numbered
  * in the order `parametersOf` pushes them, then the guard's two.
  */
-function statementOf(targets: readonly Target[], guarded: boolean): { name: string; text: string } {
-  let key = guarded ? 'g' : '';
+function statementOf(
+  targets: readonly Target[],
+  guarded: boolean,
+  fenced = false,
+): { name: string; text: string } {
+  let key = (guarded ? 'g' : '') + (fenced ? 'f' : '');
   for (const target of targets) key += `${target.slot},`;
   let statement = statements.get(key);
   if (!statement) {
@@ -159,9 +176,16 @@ function statementOf(targets: readonly Target[], guarded: boolean): { name: stri
       const bodyParameter = bodyIndexOf(target) < 0 ? 0 : (parameter += 1);
       return partOf(target, index, rowsParameter, bodyParameter);
     });
-    const result = guarded
-      ? `1 / (SELECT count(*) FROM journal WHERE seq = $${parameter + 1}::bigint AND body = $${parameter + 2})`
-      : '1';
+    let result = '1';
+    if (guarded) {
+      result += ` / (SELECT count(*) FROM journal WHERE seq = $${parameter + 1}::bigint AND body = $${parameter + 2})`;
+      parameter += 2;
+    }
+    if (fenced) {
+      result +=
+        ` / (SELECT count(*) FROM (SELECT 1 FROM cluster_lease WHERE name = $${parameter + 1} ` +
+        `AND epoch = $${parameter + 2}::bigint AND expires_at > clock_timestamp() FOR SHARE) lease)`;
+    }
     const text = `WITH ${parts.join(', ')} SELECT ${result}`;
     statement = { name: `bourse_batch_${crc32(text).toString(16)}_${text.length}`, text };
     if (statements.size >= MAX_STATEMENTS) statements.clear();

@@ -31,7 +31,7 @@ import {
 import type { Sql } from '../queries.ts';
 import { ddl, storedTableNames } from '../schema.ts';
 import { sqlReads, type Row } from '../sql-reads.ts';
-import { batchStatement, numbered } from './batch-write.ts';
+import { batchStatement, numbered, type Fence } from './batch-write.ts';
 import { settingsAdvice } from './settings-advice.ts';
 
 export interface PostgresStoreOptions {
@@ -45,6 +45,8 @@ export interface PostgresStoreOptions {
   onError?: (error: unknown) => void;
   /** What a saved snapshot lets go of (persistence/retention.ts); DEFAULT_RETENTION if unset. */
   retention?: RetentionPolicy;
+  /** A cluster leader's fencing token, read at each append (batch-write.ts `Fence`); none when it returns null. */
+  fence?: () => Fence | null;
 }
 
 export interface PostgresStore extends Store {
@@ -248,7 +250,7 @@ export async function openPostgresStore(
       if (refusing !== null)
         return Promise.reject(new Error(`an earlier append failed (${refusing}); refused until resumed`));
       const rows = rowsOfEntries(entries);
-      const statement = batchStatement(rows, lastSent);
+      const statement = batchStatement(rows, lastSent, options.fence?.() ?? undefined);
       if (!statement) return Promise.resolve();
       lastSent = lastJournalRecord(rows) ?? lastSent;
       const connection = (appender ??= openAppender());
@@ -304,7 +306,7 @@ export async function openPostgresStore(
     // one append. The next pipelined append checks the last of them (`lastSent`).
     async replaceAll(entries) {
       const rows = rowsOfEntries(entries);
-      const statement = batchStatement(rows);
+      const statement = batchStatement(rows, undefined, options.fence?.() ?? undefined);
       const client = await writer.connect();
       try {
         await client.query('BEGIN');

@@ -1,0 +1,99 @@
+/**
+ * An edge's WebSocket push: the venue's WebSocket endpoints (src/api/ws, unchanged) served
+ * from a follower of the journal in the edge's own memory (journal-follower.ts), not relayed
+ * to the leader. The follower reads each committed entry in sequence order and runs it, and
+ * its events go to the endpoints as a single process's own would (Sequencer.followed). So
+ * every edge pushes every event of a channel once, in journal order, and a leader failover
+ * does not even close the connections: the journal goes on from the last committed entry.
+ *
+ * The edge never writes: its store handle carries fencing epoch 0, which no lease has, so
+ * an append would be refused. Login (private channels) checks keys against the followed
+ * state, sealed under BOURSE_SERVER_KEY, which every engine and edge shares.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import { clientIp } from '../api/app.ts';
+import type { Services } from '../api/services.ts';
+import { CLOSE_RESET } from '../api/ws/connection.ts';
+import { attachWebSocket } from '../api/ws/gateway.ts';
+import type { Config } from '../config.ts';
+import { openPostgresStore } from '../persistence/postgres/postgres-store.ts';
+import { realClock, simulatedClock } from '../runtime/clocks.ts';
+import { Sequencer } from '../runtime/sequencer.ts';
+import { SecretBox } from '../security/secrets.ts';
+import type { ClusterConfig } from './cluster-config.ts';
+import { JournalFollower } from './journal-follower.ts';
+
+export interface EdgePush {
+  /** The journal sequence number pushed so far. */
+  readonly seq: number;
+  close(): Promise<void>;
+}
+
+export async function startEdgePush(
+  server: Server,
+  config: Config,
+  cluster: ClusterConfig,
+  onError: (error: unknown) => void,
+): Promise<EdgePush> {
+  const { databaseUrl, serverKeyHex } = config;
+  if (!databaseUrl || !serverKeyHex)
+    throw new Error('an edge needs BOURSE_DATABASE_URL and BOURSE_SERVER_KEY');
+  const store = await openPostgresStore(databaseUrl, {
+    fence: () => ({ name: cluster.name, epoch: 0 }),
+    onError,
+  });
+  const follower = await JournalFollower.start(store);
+  const sequencer = new Sequencer(follower.recovered.exchange, follower.seq, store, { snapshotEvery: 0 });
+  const startMs = config.clockStartMs ?? Date.now();
+  const services: Services = {
+    sequencer,
+    store,
+    clock:
+      config.clock === 'simulated'
+        ? simulatedClock(() => sequencer.exchange.state.nowMs, startMs)
+        : realClock(),
+    box: new SecretBox(Buffer.from(serverKeyHex, 'hex')),
+    wallNow: () => Date.now(),
+    newAccountPositionMode: config.positionMode,
+  };
+  const gateway = attachWebSocket(server, {
+    services,
+    config: config.websocket,
+    enforceAccountMode: config.enforceAccountMode,
+    clientIp: (request: IncomingMessage) =>
+      clientIp(request.headers, request.socket.remoteAddress, config.trustProxy),
+    onError,
+  });
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let restarts = follower.restarts;
+  const follow = async (): Promise<void> => {
+    const before = follower.seq;
+    try {
+      await follower.catchUp();
+    } catch (error) {
+      onError(error);
+    }
+    if (follower.restarts !== restarts) {
+      // The journal was replaced (the operator's reset): clients start again on the new one.
+      restarts = follower.restarts;
+      gateway.disconnectAll(CLOSE_RESET, 'the venue was reset');
+      sequencer.followed(follower.recovered.exchange, follower.seq, []);
+    } else {
+      sequencer.followed(follower.recovered.exchange, follower.seq, follower.entriesAfter(before));
+    }
+    if (!stopped) timer = setTimeout(() => void follow(), cluster.followEveryMs);
+  };
+  timer = setTimeout(() => void follow(), cluster.followEveryMs);
+  return {
+    get seq() {
+      return follower.seq;
+    },
+    async close() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await gateway.close();
+      await store.close();
+    },
+  };
+}
