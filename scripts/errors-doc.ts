@@ -95,6 +95,8 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   TIME_RANGE_INVALID: 'A query window over its maximum span or older than the history kept.',
   SPOT_TPSL_UNSUPPORTED:
     'Spot or margin order with TP/SL presets (presetTakeProfitPrice, takeProfit, …) or tpslType=tpsl: TP/SL is not attached to spot orders (spot trigger orders are place-plan-order).',
+  FIELD_UNSERVED:
+    'A field bourse does not serve on that endpoint, refused rather than ignored: a trailing stop or a spot trigger price on v3 place-order, a trigger price in a v3 place-batch; the message says why.',
   NO_DEBT: 'Repay of a coin that has no debt.',
   OPEN_SIZE_EXCEEDED: 'Not enough free margin for the opening reserve, or the position limit per symbol.',
   POSITION_INSUFFICIENT: 'A close larger than the position (or its size not locked by other closes).',

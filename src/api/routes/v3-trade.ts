@@ -21,6 +21,9 @@ import {
   v3Category,
 } from './order-input.ts';
 import { v3ModifiedPresets } from './preset-input.ts';
+import { positionModeOf } from '../../engine/futures/settings.ts';
+import { submit } from './futures-service.ts';
+import { BATCH_TRIGGER_WHY, orderTriggerPlan, orderTriggerPrice } from './v3-order-trigger.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
 import { readableCategories, requireTrade, tradeRule, writableTarget } from './trade-access.ts';
 import { cancel, cancelAll, findOrder, openOrderViews, place } from './trading-service.ts';
@@ -77,7 +80,24 @@ export function v3TradeRoutes(services: Services): Route[] {
       async (request) => {
         const { category, request: order } = parseV3Order(request.body);
         requireTrade(request, category, true);
-        const [result] = await place(services, caller(request).account.uid, category, [order]);
+        const uid = caller(request).account.uid;
+        // ccxt's trigger orders on a unified account: served as the trigger strategy order.
+        const fields = asObject(request.body);
+        const triggerPrice = orderTriggerPrice(fields);
+        if (triggerPrice !== undefined) {
+          const hedge = positionModeOf(services.sequencer.exchange.state, uid, category) === 'hedge_mode';
+          const item = orderTriggerPlan(fields, category, triggerPrice, hedge);
+          if (order.clientOid) item.clientOid = order.clientOid;
+          const [placed] = await submit<{ orderId: string; clientOid: string }[]>(services, {
+            type: 'PlacePlanOrders',
+            timeMs: services.clock.now(),
+            uid,
+            category,
+            items: [item],
+          });
+          return placed;
+        }
+        const [result] = await place(services, uid, category, [order]);
         if (!result) throw new Error('placement returned no result');
         if ('code' in result) throw new Rejected(result);
         return itemResult(result);
@@ -92,7 +112,14 @@ export function v3TradeRoutes(services: Services): Route[] {
         const items = asArray(request.body, 'orderList');
         if (items.length === 0) reject('PARAM_EMPTY', 'orderList');
         if (items.length > MAX_BATCH) reject('BATCH_TOO_LARGE', String(MAX_BATCH));
-        const parsed = items.map((item) => parseItem(() => parseV3Order(item)));
+        const parsed = items.map((item) =>
+          parseItem(() => {
+            const fields = asObject(item, 'order');
+            if (orderTriggerPrice(fields) !== undefined)
+              reject('FIELD_UNSERVED', 'triggerPrice', BATCH_TRIGGER_WHY);
+            return parseV3Order(item);
+          }),
+        );
         const orders = parsedValues(parsed);
         const category = orders[0]?.category ?? 'SPOT';
         if (orders.some((order) => order.category !== category)) reject('PARAM_ERROR', 'category');

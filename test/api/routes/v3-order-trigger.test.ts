@@ -1,0 +1,156 @@
+/**
+ * A trigger price on v3 place-order (ccxt's trigger orders on a unified account) becomes the
+ * trigger strategy order it describes: listed among the strategy orders, firing when the
+ * price touches it; trailing stops, spot trigger prices and trigger prices in a batch are
+ * refused and place nothing. BTCUSDT USDT-M, taker 0.06 %, one-way. Figures by hand.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { OperatorClient } from '../../support/operator.ts';
+import { serverFor, TEST_OPERATOR_TOKEN } from '../../support/server.ts';
+import { SigningClient } from '../../support/signing.ts';
+import { data, type Row } from '../../support/scenario.ts';
+
+const FUTURES = { category: 'USDT-FUTURES' };
+
+async function setup(t: Parameters<typeof serverFor>[0]) {
+  const server = await serverFor(t);
+  const operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
+  const account = async (usdt: string) => {
+    const { uid } = await operator.createAccount({ mode: 'unified' });
+    await operator.deposit(uid, { coin: 'USDT', amount: usdt, wallet: 'unified' });
+    return new SigningClient(server.url, await operator.createApiKey(uid));
+  };
+  const setPrice = (indexPrice: string) =>
+    operator.setPrice({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', indexPrice });
+  return { account, setPrice };
+}
+
+const placeOrder = (client: SigningClient, fields: Row) =>
+  client.post('/api/v3/trade/place-order', { body: { ...FUTURES, symbol: 'BTCUSDT', ...fields } });
+
+async function strategyOrders(client: SigningClient, path: string): Promise<Row[]> {
+  const answer = data<Row[] | { list: Row[] }>(
+    await client.get(`/api/v3/trade/${path}`, { query: { ...FUTURES, type: 'trigger' } }),
+  );
+  return Array.isArray(answer) ? answer : answer.list;
+}
+
+test('place-order with a trigger price rests as a trigger strategy order and buys when the mark reaches it', async (t) => {
+  const { account, setPrice } = await setup(t);
+  await setPrice('60000');
+  const maker = await account('1000000');
+  await placeOrder(maker, { side: 'sell', orderType: 'limit', price: '61500', qty: '0.1' });
+  const client = await account('10000');
+  const placed = data<{ orderId: string; clientOid: string }>(
+    await placeOrder(client, {
+      side: 'buy',
+      orderType: 'market',
+      qty: '0.1',
+      triggerPrice: '61000',
+      triggerType: 'mark_price',
+      clientOid: 'uta-trigger-1',
+    }),
+  );
+  assert.equal(placed.clientOid, 'uta-trigger-1');
+  // Not an ordinary order: nothing rests in the book, the strategy order waits.
+  const open = data<{ list: Row[] }>(await client.get('/api/v3/trade/unfilled-orders', { query: FUTURES }));
+  assert.deepEqual(open.list, []);
+  const [row] = await strategyOrders(client, 'unfilled-strategy-orders');
+  assert.deepEqual(
+    [row?.orderId, row?.type, row?.status, row?.triggerPrice, row?.triggerBy, row?.qty],
+    [placed.orderId, 'trigger', 'pending', '61000', 'mark', '0.1'],
+  );
+  await setPrice('60999.9');
+  assert.equal((await strategyOrders(client, 'unfilled-strategy-orders')).length, 1, 'not touched yet');
+  // The book is one-sided (the maker's ask), so the mark is the index: 61000 touches it.
+  await setPrice('61000');
+  assert.deepEqual(await strategyOrders(client, 'unfilled-strategy-orders'), []);
+  const [done] = await strategyOrders(client, 'history-strategy-orders');
+  assert.deepEqual([done?.orderId, done?.status], [placed.orderId, 'success']);
+  const positions = data<{ list: Row[] }>(
+    await client.get('/api/v3/position/current-position', { query: FUTURES }),
+  );
+  assert.deepEqual(
+    [positions.list[0]?.posSide, positions.list[0]?.total, positions.list[0]?.avgPrice],
+    ['long', '0.1', '61500'],
+  );
+  // 10000 − 3.69 taker fee (0.1 × 61500 = 6150; × 0.0006).
+  const assets = data<{ assets: Row[] }>(await client.get('/api/v3/account/assets'));
+  assert.equal(assets.assets.find((asset) => asset.coin === 'USDT')?.balance, '9996.31');
+});
+
+test('a limit trigger order from place-order, and what place-order refuses rather than ignores', async (t) => {
+  const { account, setPrice } = await setup(t);
+  await setPrice('60000');
+  const client = await account('10000');
+  const limit = data<{ orderId: string }>(
+    await placeOrder(client, {
+      side: 'sell',
+      orderType: 'limit',
+      price: '58900',
+      qty: '0.01',
+      stopPrice: '59000',
+    }),
+  );
+  const [row] = await strategyOrders(client, 'unfilled-strategy-orders');
+  assert.deepEqual(
+    [row?.orderId, row?.triggerPrice, row?.triggerBy, row?.triggerOrderType, row?.triggerOrderPrice],
+    [limit.orderId, '59000', 'market', 'limit', '58900'],
+  );
+  const refusals: [Row, string][] = [
+    [{ side: 'buy', orderType: 'market', qty: '0.01', trailingPercent: '2' }, 'trailingPercent'],
+    [{ side: 'buy', orderType: 'market', qty: '0.01', callbackRatio: '2' }, 'callbackRatio'],
+    [
+      {
+        side: 'buy',
+        orderType: 'limit',
+        price: '61000',
+        qty: '0.01',
+        triggerPrice: '61000',
+        timeInForce: 'ioc',
+      },
+      'timeInForce',
+    ],
+    [
+      {
+        category: 'SPOT',
+        side: 'buy',
+        orderType: 'limit',
+        price: '61000',
+        qty: '0.01',
+        triggerPrice: '61000',
+      },
+      'triggerPrice',
+    ],
+  ];
+  for (const [fields, name] of refusals) {
+    const answer = await placeOrder(client, fields);
+    assert.equal(answer.body?.code, '40020', answer.text);
+    assert.match(String(answer.body?.msg), new RegExp(`Parameter ${name} error`));
+  }
+  const batch = data<Row[]>(
+    await client.post('/api/v3/trade/place-batch', {
+      body: [
+        { ...FUTURES, symbol: 'BTCUSDT', side: 'buy', orderType: 'limit', price: '50000', qty: '0.01' },
+        {
+          ...FUTURES,
+          symbol: 'BTCUSDT',
+          side: 'buy',
+          orderType: 'market',
+          qty: '0.01',
+          triggerPrice: '61000',
+        },
+      ],
+    }),
+  );
+  assert.equal(batch[1]?.code, '40020');
+  assert.match(String(batch[1]?.msg), /trigger order is placed alone/);
+  // Nothing was placed by the refusals: one strategy order, one resting order (the batch's first).
+  assert.equal((await strategyOrders(client, 'unfilled-strategy-orders')).length, 1);
+  const open = data<{ list: Row[] }>(await client.get('/api/v3/trade/unfilled-orders', { query: FUTURES }));
+  assert.deepEqual(
+    open.list.map((order) => order.orderId),
+    [batch[0]?.orderId],
+  );
+});
