@@ -26,6 +26,7 @@ import type { EngineState } from '../state.ts';
 import type { TradingContext } from '../trading/trading-context.ts';
 import { createPlan, openPlan } from './place.ts';
 import type { PendingPresets } from './plan-state.ts';
+import { attachSpotPresets, noteSpotOrder } from './spot-presets.ts';
 import { exitDirection, type NewPlan } from './validate.ts';
 
 /**
@@ -36,7 +37,8 @@ export function notePlanOrder(state: EngineState, instrument: Instrument, order:
   const plans = state.plans;
   const pending = plans.awaitingFill.get(order.orderId);
   if (!pending || pending.fillPrice !== undefined) return;
-  if (order.filledLots !== 0) {
+  if (pending.category === 'SPOT') noteSpotOrder(state, instrument, order, pending);
+  else if (order.filledLots !== 0) {
     pending.fillPrice = parseScaled(averagePrice(instrument, order), MONEY_SCALE) ?? 0n;
     plans.ready.push(order.orderId);
   } else if (order.status === 'cancelled' || order.status === 'filled') {
@@ -124,7 +126,8 @@ export function attachReadyPresets(trading: TradingContext): boolean {
     plans.awaitingFill.delete(orderId);
     const instrument =
       pending && context.state.instruments.get(instrumentKey(pending.category, pending.symbol));
-    if (pending && instrument) attach(context, instrument, pending);
+    if (pending?.category === 'SPOT') attachSpotPresets(context, pending);
+    else if (pending && instrument) attach(context, instrument, pending);
   }
   return true;
 }
