@@ -164,10 +164,33 @@ test('v3 SPOT: a market buy with takeProfit and stopLoss; the stop loss sells at
     ['sell', '0.004995', '59500'],
     ['sell', '0.004995', '65000'],
   ]);
+  // The unified account sees the pair as one strategy order of category SPOT.
+  const strategies = async (path: string) => {
+    const answer = data<Row[] | { list: Row[] }>(
+      await trader.get(`/api/v3/trade/${path}`, { query: { category: 'SPOT' } }),
+    );
+    return Array.isArray(answer) ? answer : answer.list;
+  };
+  assert.deepEqual(
+    pick(
+      await strategies('unfilled-strategy-orders'),
+      'type',
+      'qty',
+      'posSide',
+      'takeProfit',
+      'stopLoss',
+      'status',
+    ),
+    [['tpsl', '0.004995', '', '65000', '59500', 'pending']],
+  );
+  // Bids to sell into; a trade at 59500 reaches the SL, which sells at the 59400 bid.
   await order(other, { side: 'buy', price: '59400', size: '0.01' });
   await order(other, { side: 'buy', price: '59500', size: '0.001' });
   await order(maker, { side: 'sell', price: '59500', size: '0.001' });
   assert.deepEqual(await plans(trader, 'current-plan-order'), []);
+  assert.deepEqual(pick(await strategies('history-strategy-orders'), 'status', 'triggerType'), [
+    ['success', 'stopLoss'],
+  ]);
   // 10000 − 300 + 296.703 (0.004995 × 59400) − 0.296703 fee = 9996.406297.
   const assets = data<{ assets: Row[] }>(await trader.get('/api/v3/account/assets'));
   assert.equal(assets.assets.find((asset) => asset.coin === 'USDT')?.balance, '9996.406297');

@@ -39,6 +39,7 @@ import {
   legOf,
   legOfPreset,
   legOfView,
+  listedCategory,
   presetOfLeg,
   reference,
   tpslLegs,
@@ -160,7 +161,7 @@ export function v3StrategyRoutes(services: Services): Route[] {
     }),
     route('GET', '/api/v3/trade/unfilled-strategy-orders', 20, (request) => {
       const { query } = request;
-      const category = futuresCategory(query);
+      const category = listedCategory(query);
       const views = livePlanViews(services, uidOf(request), {
         categories: [category],
         planTypes: typesOf(query),
@@ -169,7 +170,7 @@ export function v3StrategyRoutes(services: Services): Route[] {
     }),
     route('GET', '/api/v3/trade/history-strategy-orders', 20, async (request) => {
       const { query } = request;
-      const category = futuresCategory(query);
+      const category = listedCategory(query);
       const limit = pageLimit(query, 100, 100);
       const cursor = idCursor(query, 'cursor');
       const uid = uidOf(request);

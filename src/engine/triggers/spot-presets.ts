@@ -50,7 +50,12 @@ export function checkSpotPresets(
   for (const key of ['takeProfit', 'stopLoss'] as const) {
     const preset = request[key];
     if (!preset) continue;
-    const checked = checkOrderPresets(trading, valid, { orderType: request.orderType, [key]: preset }, intent);
+    const checked = checkOrderPresets(
+      trading,
+      valid,
+      { orderType: request.orderType, [key]: preset },
+      intent,
+    );
     if (!checked.ok) {
       // The futures codes speak of long and short positions; spot has one code for a wrong side.
       return SIDE_CODES.has(checked.code) ? fail('PRESET_PRICE_INVALID', key) : checked;
