@@ -16,9 +16,9 @@ const FUTURES = { category: 'USDT-FUTURES' };
 async function setup(t: Parameters<typeof serverFor>[0]) {
   const server = await serverFor(t);
   const operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
-  const account = async (usdt: string) => {
+  const account = async (usdt: string, coin = 'USDT') => {
     const { uid } = await operator.createAccount({ mode: 'unified' });
-    await operator.deposit(uid, { coin: 'USDT', amount: usdt, wallet: 'unified' });
+    await operator.deposit(uid, { coin, amount: usdt, wallet: 'unified' });
     return new SigningClient(server.url, await operator.createApiKey(uid));
   };
   const setPrice = (indexPrice: string) =>
@@ -114,7 +114,7 @@ test('a limit trigger order from place-order, and what place-order refuses rathe
     ],
     [
       {
-        category: 'SPOT',
+        category: 'MARGIN',
         side: 'buy',
         orderType: 'limit',
         price: '61000',
@@ -153,4 +153,39 @@ test('a limit trigger order from place-order, and what place-order refuses rathe
     open.list.map((order) => order.orderId),
     [batch[0]?.orderId],
   );
+});
+
+test('a SPOT place-order with a trigger price is a spot plan of the unified account, listed with the SPOT strategy orders', async (t) => {
+  const { account } = await setup(t);
+  const spot = (client: SigningClient, fields: Row) =>
+    client.post('/api/v3/trade/place-order', { body: { category: 'SPOT', symbol: 'BTCUSDT', ...fields } });
+  const maker = await account('1', 'BTC');
+  const other = await account('10000');
+  const trader = await account('10000');
+  data(await spot(maker, { side: 'sell', orderType: 'limit', price: '60500', qty: '0.001' }));
+  data(await spot(maker, { side: 'sell', orderType: 'limit', price: '60600', qty: '0.01' }));
+  // A market buy's qty is quote coin on v3 spot: 121.2 USDT when the last price reaches 60500.
+  const placed = data<{ orderId: string }>(
+    await spot(trader, { side: 'buy', orderType: 'market', qty: '121.2', triggerPrice: '60500' }),
+  );
+  const listed = data<Row[]>(
+    await trader.get('/api/v3/trade/unfilled-strategy-orders', { query: { category: 'SPOT' } }),
+  );
+  assert.deepEqual(
+    listed.map((row) => [row.orderId, row.type, row.side, row.qty, row.triggerPrice, row.triggerBy]),
+    [[placed.orderId, 'trigger', 'buy', '121.2', '60500', 'market']],
+  );
+  const withPreset = await spot(trader, {
+    side: 'buy',
+    orderType: 'market',
+    qty: '100',
+    triggerPrice: '60500',
+    takeProfit: '70000',
+  });
+  assert.equal(withPreset.body?.code, '40020', withPreset.text);
+  // A trade at 60500 fires it: 121.2 USDT buys 0.002 BTC at the 60600 ask, less 0.000002 fee.
+  data(await spot(other, { side: 'buy', orderType: 'limit', price: '60500', qty: '0.001' }));
+  const assets = data<{ assets: Row[] }>(await trader.get('/api/v3/account/assets'));
+  const balance = (coin: string) => assets.assets.find((asset) => asset.coin === coin)?.balance;
+  assert.deepEqual([balance('BTC'), balance('USDT')], ['0.001998', '9878.8']);
 });
