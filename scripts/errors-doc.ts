@@ -96,7 +96,7 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   SPOT_TPSL_UNSUPPORTED:
     'Margin order with TP/SL presets (takeProfit, …), spot presets on cancel-replace-order or v3 modify-order, or a spot TP/SL order (tpslType=tpsl, triggerPrice on place-order): refused, never dropped (spot orders take presets on place-order; spot trigger orders are place-plan-order).',
   FIELD_UNSERVED:
-    'A field bourse does not serve on that endpoint, refused rather than ignored: a trailing stop or a spot trigger price on v3 place-order, a trigger price in a v3 place-batch; the message says why.',
+    'A field bourse does not serve on that endpoint, refused rather than ignored: a margin trigger order or a spot trailing stop on v3 place-order, a trigger in a v3 place-batch, TP/SL on a spot trigger order or a trailing stop; the message says why.',
   NO_DEBT: 'Repay of a coin that has no debt.',
   OPEN_SIZE_EXCEEDED: 'Not enough free margin for the opening reserve, or the position limit per symbol.',
   POSITION_INSUFFICIENT: 'A close larger than the position (or its size not locked by other closes).',

@@ -10,10 +10,12 @@
  * Fields: `triggerPrice` (or `stopPrice`), `triggerBy` (`market` | `mark`; ccxt's
  * `triggerType` `fill_price` | `mark_price` is read too), `orderType` and `price` (the order it
  * places), `qty`, `side`, `posSide` (hedge mode), `reduceOnly` (one-way mode), `clientOid`,
- * `stpMode` and the TP/SL presets. Category SPOT: a spot plan of the unified account (listed
- * with the SPOT strategy orders), without presets. A futures time in force other than gtc,
- * trailing stops (`trailingPercent`, `callbackRatio`, which the venue has on v2 only), MARGIN
- * trigger orders and trigger prices in a batch are refused with their field's name.
+ * `stpMode` and the TP/SL presets. ccxt's trailing stops (`trailingPercent` or
+ * `callbackRatio`, activated at `trailingTriggerPrice`) become a trailing trigger order
+ * (track_plan), which the venue has on v2 only. Category SPOT: a spot plan of the unified
+ * account (listed with the SPOT strategy orders), without presets or trailing. A futures time
+ * in force other than gtc, MARGIN trigger orders and triggers in a batch are refused with their
+ * field's name.
  */
 import { isFutures, type Category } from '../../domain/category.ts';
 import type { PlanRequest } from '../../domain/commands.ts';
@@ -31,19 +33,40 @@ import { reject } from '../request.ts';
 import { isZero } from './plan-input.ts';
 import { triggerRequest } from './strategy-input.ts';
 
-const TRAILING_FIELDS = ['trailingPercent', 'callbackRatio', 'trailingTriggerPrice'];
-const TRAILING_WHY = 'trailing stops are v2 plan orders (place-plan-order track_plan); v3 has none';
 const MARGIN_WHY = 'margin trigger orders are not served';
 const SPOT_PRESET_WHY = 'a spot trigger order carries no TP/SL; put them on the order it places';
+const SPOT_TRAILING_WHY = 'spot trailing stops are not served';
+const TRAILING_PRESET_WHY = 'a trailing stop placed through place-order carries no TP/SL';
 /** Why a batch item may not carry a trigger price (exported for place-batch). */
 export const BATCH_TRIGGER_WHY = 'a trigger order is placed alone, with place-order or place-strategy-order';
 
-/** The trigger price a v3 order item carries, or undefined (absent, empty or 0). */
-export function orderTriggerPrice(fields: Fields): string | undefined {
-  for (const name of TRAILING_FIELDS)
-    if (optionalString(fields, name) !== undefined) reject('FIELD_UNSERVED', name, TRAILING_WHY);
-  const trigger = optionalDecimal(fields, 'triggerPrice') ?? optionalDecimal(fields, 'stopPrice');
-  return trigger === undefined || isZero(trigger) ? undefined : trigger;
+/** A trigger order's trigger: its price, and for a trailing stop the callback ratio (percent). */
+export interface OrderTrigger {
+  triggerPrice: string;
+  callbackRatio?: string;
+}
+
+const setDecimal = (fields: Fields, name: string) => {
+  const value = optionalDecimal(fields, name);
+  return value === undefined || isZero(value) ? undefined : value;
+};
+
+/**
+ * The trigger a v3 order item carries, or undefined. A trailing stop (ccxt's
+ * `trailingPercent`, or `callbackRatio`) activates at `trailingTriggerPrice`, else at
+ * `triggerPrice`; a trigger order triggers at `triggerPrice` (or `stopPrice`).
+ */
+export function orderTriggerOf(fields: Fields): OrderTrigger | undefined {
+  const ratio = setDecimal(fields, 'trailingPercent') ?? setDecimal(fields, 'callbackRatio');
+  const activation = setDecimal(fields, 'trailingTriggerPrice');
+  const trigger = setDecimal(fields, 'triggerPrice') ?? setDecimal(fields, 'stopPrice');
+  if (ratio === undefined) {
+    if (activation !== undefined) reject('PARAM_EMPTY', 'trailingPercent');
+    return trigger === undefined ? undefined : { triggerPrice: trigger };
+  }
+  const triggerPrice = activation ?? trigger;
+  if (triggerPrice === undefined) reject('PARAM_EMPTY', 'trailingTriggerPrice');
+  return { triggerPrice, callbackRatio: ratio };
 }
 
 /** The trigger source: `triggerBy` (v3 words) or ccxt's `triggerType` (v2 words). */
@@ -80,19 +103,24 @@ function spotTriggerPlan(fields: Fields, triggerPrice: string): PlanRequest {
   return plan;
 }
 
-/** The trigger strategy order a v3 place-order with a trigger price describes. */
+/** The trigger strategy order a v3 place-order with a trigger describes. */
 export function orderTriggerPlan(
   fields: Fields,
   category: Category,
-  triggerPrice: string,
+  trigger: OrderTrigger,
   hedge: boolean,
 ): PlanRequest {
+  const { triggerPrice, callbackRatio } = trigger;
+  if (category === 'SPOT' && callbackRatio !== undefined)
+    reject('FIELD_UNSERVED', 'trailingPercent', SPOT_TRAILING_WHY);
   if (category === 'SPOT') return spotTriggerPlan(fields, triggerPrice);
   if (!isFutures(category)) reject('FIELD_UNSERVED', 'triggerPrice', MARGIN_WHY);
   const timeInForce = optionalEnum(fields, 'timeInForce', TIMES_IN_FORCE);
   if (timeInForce && timeInForce !== 'gtc') reject('PARAM_ERROR', 'timeInForce');
   const orderType = optionalString(fields, 'orderType');
   if (orderType === undefined) reject('PARAM_EMPTY', 'orderType');
+  // A trailing stop places a market order when it fires (the venue's track_plan rule).
+  if (callbackRatio !== undefined && orderType !== 'market') reject('PARAM_ERROR', 'orderType');
   const translated: Fields = {
     ...fields,
     triggerPrice,
@@ -106,5 +134,11 @@ export function orderTriggerPlan(
   if (plan.orderType === 'market' && !isZero(optionalDecimal(fields, 'price')))
     reject('PARAM_ERROR', 'price');
   plan.stpMode = optionalEnum(fields, 'stpMode', STP_MODES) ?? 'none';
+  if (callbackRatio !== undefined) {
+    if (plan.takeProfit || plan.stopLoss)
+      reject('FIELD_UNSERVED', plan.takeProfit ? 'takeProfit' : 'stopLoss', TRAILING_PRESET_WHY);
+    plan.planType = 'track_plan';
+    plan.callbackRatio = callbackRatio;
+  }
   return plan;
 }

@@ -23,7 +23,7 @@ import {
 import { v3ModifiedPresets } from './preset-input.ts';
 import { positionModeOf } from '../../engine/futures/settings.ts';
 import { submit } from './futures-service.ts';
-import { BATCH_TRIGGER_WHY, orderTriggerPlan, orderTriggerPrice } from './v3-order-trigger.ts';
+import { BATCH_TRIGGER_WHY, orderTriggerOf, orderTriggerPlan } from './v3-order-trigger.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
 import { readableCategories, requireTrade, tradeRule, writableTarget } from './trade-access.ts';
 import { cancel, cancelAll, findOrder, openOrderViews, place } from './trading-service.ts';
@@ -83,10 +83,10 @@ export function v3TradeRoutes(services: Services): Route[] {
         const uid = caller(request).account.uid;
         // ccxt's trigger orders on a unified account: served as the trigger strategy order.
         const fields = asObject(request.body);
-        const triggerPrice = orderTriggerPrice(fields);
-        if (triggerPrice !== undefined) {
+        const trigger = orderTriggerOf(fields);
+        if (trigger !== undefined) {
           const hedge = positionModeOf(services.sequencer.exchange.state, uid, category) === 'hedge_mode';
-          const item = orderTriggerPlan(fields, category, triggerPrice, hedge);
+          const item = orderTriggerPlan(fields, category, trigger, hedge);
           if (order.clientOid) item.clientOid = order.clientOid;
           const [placed] = await submit<{ orderId: string; clientOid: string }[]>(services, {
             type: 'PlacePlanOrders',
@@ -115,7 +115,7 @@ export function v3TradeRoutes(services: Services): Route[] {
         const parsed = items.map((item) =>
           parseItem(() => {
             const fields = asObject(item, 'order');
-            if (orderTriggerPrice(fields) !== undefined)
+            if (orderTriggerOf(fields) !== undefined)
               reject('FIELD_UNSERVED', 'triggerPrice', BATCH_TRIGGER_WHY);
             return parseV3Order(item);
           }),

@@ -12,6 +12,7 @@ import { SigningClient } from '../../support/signing.ts';
 import { data, type Row } from '../../support/scenario.ts';
 
 const FUTURES = { category: 'USDT-FUTURES' };
+const TRAILING = { trailingPercent: '2', trailingTriggerPrice: '59000' };
 
 async function setup(t: Parameters<typeof serverFor>[0]) {
   const server = await serverFor(t);
@@ -80,7 +81,7 @@ test('place-order with a trigger price rests as a trigger strategy order and buy
   assert.equal(assets.assets.find((asset) => asset.coin === 'USDT')?.balance, '9996.31');
 });
 
-test('a limit trigger order from place-order, and what place-order refuses rather than ignores', async (t) => {
+test('a limit trigger order from place-order, and a trailing stop, and what place-order refuses rather than ignores', async (t) => {
   const { account, setPrice } = await setup(t);
   await setPrice('60000');
   const client = await account('10000');
@@ -99,8 +100,8 @@ test('a limit trigger order from place-order, and what place-order refuses rathe
     [limit.orderId, '59000', 'market', 'limit', '58900'],
   );
   const refusals: [Row, string][] = [
-    [{ side: 'buy', orderType: 'market', qty: '0.01', trailingPercent: '2' }, 'trailingPercent'],
-    [{ side: 'buy', orderType: 'market', qty: '0.01', callbackRatio: '2' }, 'callbackRatio'],
+    [{ side: 'buy', orderType: 'limit', price: '61000', qty: '0.01', ...TRAILING }, 'orderType'],
+    [{ category: 'SPOT', side: 'buy', orderType: 'market', qty: '10', ...TRAILING }, 'trailingPercent'],
     [
       {
         side: 'buy',
@@ -129,6 +130,13 @@ test('a limit trigger order from place-order, and what place-order refuses rathe
     assert.equal(answer.body?.code, '40020', answer.text);
     assert.match(String(answer.body?.msg), new RegExp(`Parameter ${name} error`));
   }
+  const noActivation = await placeOrder(client, {
+    side: 'buy',
+    orderType: 'market',
+    qty: '0.01',
+    trailingPercent: '2',
+  });
+  assert.equal(noActivation.body?.code, '40019', noActivation.text);
   const batch = data<Row[]>(
     await client.post('/api/v3/trade/place-batch', {
       body: [
@@ -146,8 +154,19 @@ test('a limit trigger order from place-order, and what place-order refuses rathe
   );
   assert.equal(batch[1]?.code, '40020');
   assert.match(String(batch[1]?.msg), /trigger order is placed alone/);
-  // Nothing was placed by the refusals: one strategy order, one resting order (the batch's first).
-  assert.equal((await strategyOrders(client, 'unfilled-strategy-orders')).length, 1);
+  // ccxt's trailing stop (createTrailingPercentOrder): a trailing trigger order, as on v2.
+  const trailing = data<{ orderId: string }>(
+    await placeOrder(client, { side: 'buy', orderType: 'market', qty: '0.01', ...TRAILING }),
+  );
+  const rows = await strategyOrders(client, 'unfilled-strategy-orders');
+  assert.deepEqual(
+    rows.map((listed) => [listed.orderId, listed.triggerPrice, listed.callbackRatio]),
+    [
+      [trailing.orderId, '59000', '2'],
+      [limit.orderId, '59000', ''],
+    ],
+  );
+  // Nothing was placed by the refusals: two strategy orders, one resting order (the batch's first).
   const open = data<{ list: Row[] }>(await client.get('/api/v3/trade/unfilled-orders', { query: FUTURES }));
   assert.deepEqual(
     open.list.map((order) => order.orderId),
