@@ -97,6 +97,24 @@ export const CCXT_TRADING_CASES: Cases = {
     const read = await exchange.fetchOrder(idOf(order), SWAP);
     assert.equal(read.takeProfitPrice, at(SWAP, 1.1));
     assert.equal(read.stopLossPrice, at(SWAP, 0.9));
+    // ccxt refuses spot TP/SL on a classic account itself; on a unified one it sends them (v3
+    // SPOT takeProfit/stopLoss): the filled buy's pair is one strategy order of category SPOT.
+    if (context.kind !== 'unified') return;
+    const tp = at(SPOT, 1.1);
+    const sl = at(SPOT, 0.9);
+    const spot = await exchange.createOrderWithTakeProfitAndStopLoss(
+      SPOT,
+      'limit',
+      'buy',
+      0.001,
+      at(SPOT, 1.005),
+      tp,
+      sl,
+    );
+    const spotRead = await exchange.fetchOrder(idOf(spot), SPOT);
+    assert.deepEqual([spotRead.status, spotRead.takeProfitPrice, spotRead.stopLossPrice], ['closed', tp, sl]);
+    const [pair, ...more] = await exchange.fetchOpenOrders(SPOT, undefined, undefined, { trigger: true });
+    assert.deepEqual([pair?.takeProfitPrice, pair?.stopLossPrice, more.length], [tp, sl, 0]);
   }),
   createStopLimitOrder: works(async (context) => {
     await context.oneWay();
