@@ -30,6 +30,9 @@ import {
   type Fields,
 } from '../params.ts';
 import { reject } from '../request.ts';
+import type { Services } from '../services.ts';
+import { positionModeOf } from '../../engine/futures/settings.ts';
+import { submit } from './futures-service.ts';
 import { isZero } from './plan-input.ts';
 import { triggerRequest } from './strategy-input.ts';
 
@@ -141,4 +144,23 @@ export function orderTriggerPlan(
     plan.callbackRatio = callbackRatio;
   }
   return plan;
+}
+
+/** Places the trigger strategy order of a v3 place-order; its `{orderId, clientOid}`. */
+export async function placeOrderTrigger(
+  services: Services,
+  order: { uid: string; category: Category; fields: Fields; trigger: OrderTrigger; clientOid?: string },
+): Promise<{ orderId: string; clientOid: string } | undefined> {
+  const { uid, category } = order;
+  const hedge = positionModeOf(services.sequencer.exchange.state, uid, category) === 'hedge_mode';
+  const item = orderTriggerPlan(order.fields, category, order.trigger, hedge);
+  if (order.clientOid) item.clientOid = order.clientOid;
+  const [placed] = await submit<{ orderId: string; clientOid: string }[]>(services, {
+    type: 'PlacePlanOrders',
+    timeMs: services.clock.now(),
+    uid,
+    category,
+    items: [item],
+  });
+  return placed;
 }

@@ -21,9 +21,7 @@ import {
   v3Category,
 } from './order-input.ts';
 import { v3ModifiedPresets } from './preset-input.ts';
-import { positionModeOf } from '../../engine/futures/settings.ts';
-import { submit } from './futures-service.ts';
-import { BATCH_TRIGGER_WHY, orderTriggerOf, orderTriggerPlan } from './v3-order-trigger.ts';
+import { BATCH_TRIGGER_WHY, orderTriggerOf, placeOrderTrigger } from './v3-order-trigger.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
 import { readableCategories, requireTrade, tradeRule, writableTarget } from './trade-access.ts';
 import { cancel, cancelAll, findOrder, openOrderViews, place } from './trading-service.ts';
@@ -84,19 +82,8 @@ export function v3TradeRoutes(services: Services): Route[] {
         // ccxt's trigger orders on a unified account: served as the trigger strategy order.
         const fields = asObject(request.body);
         const trigger = orderTriggerOf(fields);
-        if (trigger !== undefined) {
-          const hedge = positionModeOf(services.sequencer.exchange.state, uid, category) === 'hedge_mode';
-          const item = orderTriggerPlan(fields, category, trigger, hedge);
-          if (order.clientOid) item.clientOid = order.clientOid;
-          const [placed] = await submit<{ orderId: string; clientOid: string }[]>(services, {
-            type: 'PlacePlanOrders',
-            timeMs: services.clock.now(),
-            uid,
-            category,
-            items: [item],
-          });
-          return placed;
-        }
+        if (trigger !== undefined)
+          return placeOrderTrigger(services, { uid, category, fields, trigger, clientOid: order.clientOid });
         const [result] = await place(services, uid, category, [order]);
         if (!result) throw new Error('placement returned no result');
         if ('code' in result) throw new Rejected(result);
