@@ -183,6 +183,14 @@ test('v3 SPOT: a market buy with takeProfit and stopLoss; the stop loss sells at
     ),
     [['tpsl', '0.004995', '', '65000', '59500', 'pending']],
   );
+  const pairId = String((await strategies('unfilled-strategy-orders'))[0]?.orderId);
+  const modified = await trader.post('/api/v3/trade/modify-strategy-order', {
+    body: { orderId: pairId, qty: '0.004995', takeProfit: '66000' },
+  });
+  assert.deepEqual(
+    [modified.body?.code, modified.body?.msg],
+    ['40020', 'Parameter orderId error: a spot TP/SL pair is not modified; cancel it'],
+  );
   // Bids to sell into; a trade at 59500 reaches the SL, which sells at the 59400 bid.
   await order(other, { side: 'buy', price: '59400', size: '0.01' });
   await order(other, { side: 'buy', price: '59500', size: '0.001' });

@@ -123,6 +123,9 @@ export function v3StrategyRoutes(services: Services): Route[] {
         if (stopLoss !== current.sl) changes.stopLoss = presetOfLeg(stopLoss) ?? null;
         return submit<PlanIds>(services, { type: 'ModifyPlanOrder', timeMs: now(), ...changes });
       }
+      // A spot order's TP/SL pair (engine/triggers/spot-presets.ts) is cancelled, not modified.
+      if (plan.category === 'SPOT')
+        reject('FIELD_UNSERVED', 'orderId', 'a spot TP/SL pair is not modified; cancel it');
       const views = legs.map((leg) => leg.view);
       const partial = plan.planType === 'profit_plan' || plan.planType === 'loss_plan';
       const items = tpslLegs(
