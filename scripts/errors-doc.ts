@@ -94,7 +94,9 @@ const MEANINGS: Partial<Record<ResultCode, string>> = {
   MODIFY_UNCHANGED: 'Modify with the price and size the order already has.',
   TIME_RANGE_INVALID: 'A query window over its maximum span or older than the history kept.',
   SPOT_TPSL_UNSUPPORTED:
-    'Spot or margin order with TP/SL presets (presetTakeProfitPrice, takeProfit, …) or tpslType=tpsl: TP/SL is not attached to spot orders (spot trigger orders are place-plan-order).',
+    'Margin order with TP/SL presets (takeProfit, …), spot presets on cancel-replace-order or v3 modify-order, or a spot TP/SL order (tpslType=tpsl, triggerPrice on place-order): refused, never dropped (spot orders take presets on place-order; spot trigger orders are place-plan-order).',
+  FIELD_UNSERVED:
+    'A field bourse does not serve on that endpoint, refused rather than ignored: a margin trigger order or a spot trailing stop on v3 place-order, a trigger in a v3 place-batch, TP/SL on a spot trigger order or a trailing stop; the message says why.',
   NO_DEBT: 'Repay of a coin that has no debt.',
   OPEN_SIZE_EXCEEDED: 'Not enough free margin for the opening reserve, or the position limit per symbol.',
   POSITION_INSUFFICIENT: 'A close larger than the position (or its size not locked by other closes).',

@@ -201,6 +201,7 @@ export const ERROR_MAP: Record<Exclude<ResultCode, 'OK'>, Entry> = {
     ...e('40020', 'Parameter {0} error: spot take-profit and stop-loss orders are not supported'),
     v3: e('25013', '{0} not support API trade'),
   },
+  FIELD_UNSERVED: e('40020', 'Parameter {0} error: {1}'),
   PLAN_NOT_FOUND: { ...e('43025', 'Plan order does not exist'), v3: e('25204', 'Order does not exist') },
   TPSL_NOT_FOUND: {
     ...e('43020', 'Stop profit and stop loss order does not exist'),

@@ -34,6 +34,8 @@ export interface OrderView {
   source: string;
   createdTimeMs: number;
   updatedTimeMs: number;
+  /** Spot orders only: the TP/SL presets the order carries (absent: none). */
+  spotPresets?: { takeProfit?: PlanPreset; stopLoss?: PlanPreset };
   /** Futures orders only. */
   futures?: {
     holdSide: string;

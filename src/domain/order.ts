@@ -92,6 +92,8 @@ export interface Order {
     | 'moving_plan';
   /** Futures only (absent on spot and margin orders). */
   futures?: FuturesOrderFields;
+  /** Spot only: TP/SL presets as accepted; a TP/SL pair once the order is done (engine/triggers/spot-presets.ts). */
+  spotPresets?: { takeProfit?: PlanPreset; stopLoss?: PlanPreset };
   createdTimeMs: number;
   updatedTimeMs: number;
 }

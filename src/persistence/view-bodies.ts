@@ -56,6 +56,9 @@ export function orderBody(order: OrderView): string {
       fields.push(presetBody(futures.takeProfit), presetBody(futures.stopLoss));
     values.push(fields);
   }
+  // Spot presets after the (absent) futures element: [null, [takeProfit, stopLoss]].
+  const spot = order.spotPresets;
+  if (spot) values.push(null, [presetBody(spot.takeProfit), presetBody(spot.stopLoss)]);
   return JSON.stringify(values);
 }
 
@@ -107,6 +110,12 @@ export function orderOfRow(row: Row): OrderView {
     const stopLoss = presetOfBody(futures[9]);
     if (takeProfit) view.futures.takeProfit = takeProfit;
     if (stopLoss) view.futures.stopLoss = stopLoss;
+  }
+  const spot = values[17];
+  if (Array.isArray(spot)) {
+    const takeProfit = presetOfBody(spot[0]);
+    const stopLoss = presetOfBody(spot[1]);
+    view.spotPresets = { ...(takeProfit ? { takeProfit } : {}), ...(stopLoss ? { stopLoss } : {}) };
   }
   return view;
 }

@@ -60,6 +60,33 @@ export const SDK_V2_SPOT_CASES: Cases = {
   spotSubmitOrder: works(async (context) => {
     const orderId = await restingSpotBuy(context);
     assert.deepEqual(await openSpotIds(context), [orderId]);
+    // With TP/SL presets: the filled buy's 0.001 BTC, less the 0.1 % fee in BTC (0.000999),
+    // becomes a TP/SL pair of spot plans that sell it.
+    const { client, spotAt } = context;
+    const filled = dataOf(
+      await client.spotSubmitOrder({
+        ...SPOT,
+        side: 'buy',
+        orderType: 'limit',
+        force: 'gtc',
+        price: spotAt(1.005),
+        size: '0.001',
+        presetTakeProfitPrice: spotAt(1.1),
+        presetStopLossPrice: spotAt(0.9),
+      }),
+    ).orderId;
+    const [detail] = dataOf(await client.getSpotOrder({ orderId: filled })) as unknown as Record<
+      string,
+      unknown
+    >[];
+    assert.deepEqual(
+      [detail?.status, detail?.presetTakeProfitPrice, detail?.presetStopLossPrice],
+      ['filled', spotAt(1.1), spotAt(0.9)],
+    );
+    const pair = (await livePlans(context)).map((plan) =>
+      [plan.side, plan.size, plan.triggerPrice].join(' '),
+    );
+    assert.deepEqual(pair.sort(), [`sell 0.000999 ${spotAt(0.9)}`, `sell 0.000999 ${spotAt(1.1)}`].sort());
   }),
   spotCancelOrder: works(async (context) => {
     const orderId = await restingSpotBuy(context);

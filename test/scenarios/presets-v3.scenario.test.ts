@@ -194,7 +194,7 @@ test('place-batch when presets are set in hedge mode: the SL closes the long, a 
   conserved();
 });
 
-test('modify-order when only presets change keeps the order and replaces them; spot refuses presets', async (t) => {
+test('modify-order when only presets change keeps the order and replaces them; spot checks presets, margin refuses them', async (t) => {
   const { account, order } = await setup(t);
   const client = await account('one_way_mode');
   const placed = data<{ orderId: string }>(
@@ -225,8 +225,21 @@ test('modify-order when only presets change keeps the order and replaces them; s
       side: 'buy',
       price: '60000',
       qty: '0.001',
+      takeProfit: '59000',
+    },
+  });
+  // A spot buy's TP must lie above its price (spot presets: test/scenarios/spot-presets.scenario.test.ts).
+  assert.deepEqual([spot.body?.code, spot.body?.msg], ['25200', 'takeProfit validation error']);
+  const margin = await client.post('/api/v3/trade/place-order', {
+    body: {
+      category: 'MARGIN',
+      symbol: 'BTCUSDT',
+      orderType: 'limit',
+      side: 'buy',
+      price: '60000',
+      qty: '0.001',
       takeProfit: '62000',
     },
   });
-  assert.deepEqual([spot.body?.code, spot.body?.msg], ['25013', 'takeProfit not support API trade']);
+  assert.deepEqual([margin.body?.code, margin.body?.msg], ['25013', 'takeProfit not support API trade']);
 });

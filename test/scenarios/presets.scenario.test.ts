@@ -233,7 +233,7 @@ test('modify-order when a preset changes moves it onto the replacement, and 0 re
   assert.equal((await detail(client, { orderId: placed.orderId })).state, 'canceled');
 });
 
-test('place-order when presets break the rules answers the venue codes; spot refuses presets; unknown orders 40109 / 43001', async (t) => {
+test('place-order when presets break the rules answers the venue codes; spot checks presets; unknown orders 40109 / 43001', async (t) => {
   const { trader, order } = await setup(t);
   const client = await trader('one_way_mode');
   const code = async (fields: Row) => {
@@ -278,15 +278,13 @@ test('place-order when presets break the rules answers the venue codes; spot ref
       force: 'gtc',
       price: '60000',
       size: '0.001',
-      presetTakeProfitPrice: '62000',
+      presetTakeProfitPrice: '59000',
     },
   });
+  // A spot buy's TP must lie above its price (spot presets: spot-presets.scenario.test.ts).
   assert.deepEqual(
     [spot.body?.code, spot.body?.msg],
-    [
-      '40020',
-      'Parameter presetTakeProfitPrice error: spot take-profit and stop-loss orders are not supported',
-    ],
+    ['40895', 'The preset price does not match the order/execution price'],
   );
   const spotTpsl = await client.post('/api/v2/spot/trade/place-order', {
     body: {

@@ -216,5 +216,9 @@ test('partial TP/SL and trigger strategy orders, and the codes of bad requests',
   const gated = await classic.get('/api/v3/trade/unfilled-strategy-orders', { query: FUTURES });
   assert.equal(gated.body?.code, '40084');
   const spot = await client.get('/api/v3/trade/unfilled-strategy-orders', { query: { category: 'SPOT' } });
-  assert.equal(spot.body?.code, '40020');
+  assert.deepEqual(data(spot), [], 'SPOT lists the TP/SL pairs of spot orders: none here');
+  const margin = await client.get('/api/v3/trade/unfilled-strategy-orders', {
+    query: { category: 'MARGIN' },
+  });
+  assert.equal(margin.body?.code, '40020');
 });

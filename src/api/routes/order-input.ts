@@ -26,7 +26,7 @@ import {
   type Fields,
 } from '../params.ts';
 import { reject, Rejected } from '../request.ts';
-import { refuseSpotTpsl, v2MixPresets, v3Presets } from './preset-input.ts';
+import { v2MixPresets, v2SpotPresets, v3Presets } from './preset-input.ts';
 
 function clientOidOf(fields: Fields): string | undefined {
   const clientOid = optionalString(fields, 'clientOid');
@@ -120,7 +120,6 @@ export function parseV2MixOrder(
 
 export function parseV2SpotOrder(item: unknown, fallbackSymbol: string | undefined): OrderRequest {
   const fields = asObject(item, 'order');
-  refuseSpotTpsl(fields);
   const orderType = requiredEnum(fields, 'orderType', ORDER_TYPES);
   const force = optionalEnum(fields, 'force', TIMES_IN_FORCE);
   if (orderType === 'limit' && force === undefined) reject('PARAM_EMPTY', 'force');
@@ -136,6 +135,7 @@ export function parseV2SpotOrder(item: unknown, fallbackSymbol: string | undefin
     stpMode: optionalEnum(fields, 'stpMode', STP_MODES) ?? 'none',
     quantity: requiredDecimal(fields, 'size'),
   };
+  v2SpotPresets(fields, request);
   return withOptional(request, clientOidOf(fields), orderType === 'limit' ? price : undefined);
 }
 

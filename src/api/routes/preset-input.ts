@@ -6,10 +6,13 @@
  * default; `mark`), `tpOrderType` / `slOrderType` and `tpLimitPrice` / `slLimitPrice`.
  * An empty or zero trigger price means no preset, as on the venue.
  *
+ * v2 spot: `presetTakeProfitPrice` / `presetStopLossPrice` with `executeTakeProfitPrice` /
+ * `executeStopLossPrice` (a limit TP/SL), on the last price.
+ *
  * Presets are never accepted and dropped: a close order's are refused here with the wire's
- * field names (the engine checks again), and v2 spot presets and spot TP/SL orders
- * (`tpslType: tpsl`) are refused because TP/SL is not attached to spot orders yet
- * (SPOT_TPSL_UNSUPPORTED; spot trigger orders are the v2 spot plan routes).
+ * field names (the engine checks again), and spot TP/SL orders (`tpslType: tpsl`) and presets
+ * on cancel-replace are refused (SPOT_TPSL_UNSUPPORTED; spot trigger orders are the v2 spot
+ * plan routes).
  */
 import type { OrderRequest } from '../../domain/commands.ts';
 import { TRIGGER_TYPES, type PlanPreset } from '../../domain/plan.ts';
@@ -71,7 +74,15 @@ export function v3Presets(fields: Fields, request: OrderRequest): OrderRequest {
   return withPresets(request, { ...(takeProfit ? { takeProfit } : {}), ...(stopLoss ? { stopLoss } : {}) });
 }
 
-/** v2 spot: TP/SL presets and spot TP/SL orders are refused, never ignored. */
+/** v2 spot: spot TP/SL orders (`tpslType: tpsl`, `triggerPrice`) are refused, never ignored. */
+export function refuseSpotTpslOrder(fields: Fields): void {
+  if (optionalEnum(fields, 'tpslType', ['normal', 'tpsl'] as const) === 'tpsl')
+    reject('SPOT_TPSL_UNSUPPORTED', 'tpslType');
+  const trigger = optionalDecimal(fields, 'triggerPrice');
+  if (trigger !== undefined && !isZero(trigger)) reject('SPOT_TPSL_UNSUPPORTED', 'triggerPrice');
+}
+
+/** cancel-replace: presets and spot TP/SL orders are refused, never ignored. */
 export function refuseSpotTpsl(fields: Fields): void {
   for (const name of [
     'presetTakeProfitPrice',
@@ -82,10 +93,27 @@ export function refuseSpotTpsl(fields: Fields): void {
     const value = optionalDecimal(fields, name);
     if (value !== undefined && !isZero(value)) reject('SPOT_TPSL_UNSUPPORTED', name);
   }
-  if (optionalEnum(fields, 'tpslType', ['normal', 'tpsl'] as const) === 'tpsl')
-    reject('SPOT_TPSL_UNSUPPORTED', 'tpslType');
-  const trigger = optionalDecimal(fields, 'triggerPrice');
-  if (trigger !== undefined && !isZero(trigger)) reject('SPOT_TPSL_UNSUPPORTED', 'triggerPrice');
+  refuseSpotTpslOrder(fields);
+}
+
+function v2SpotPreset(fields: Fields, name: 'TakeProfit' | 'StopLoss'): PlanPreset | undefined {
+  const triggerPrice = optionalDecimal(fields, `preset${name}Price`);
+  const executePrice = optionalDecimal(fields, `execute${name}Price`);
+  if (triggerPrice === undefined || isZero(triggerPrice)) {
+    if (!isZero(executePrice)) reject('PARAM_EMPTY', `preset${name}Price`);
+    return undefined;
+  }
+  // The venue's spot presets have no trigger source field: the last price.
+  const executes = executePrice !== undefined && !isZero(executePrice);
+  return { triggerPrice, triggerType: 'fill_price', executePrice: executes ? executePrice : '' };
+}
+
+/** v2 spot presets: `presetTakeProfitPrice` / `presetStopLossPrice` and their execute prices. */
+export function v2SpotPresets(fields: Fields, request: OrderRequest): OrderRequest {
+  refuseSpotTpslOrder(fields);
+  const takeProfit = v2SpotPreset(fields, 'TakeProfit');
+  const stopLoss = v2SpotPreset(fields, 'StopLoss');
+  return withPresets(request, { ...(takeProfit ? { takeProfit } : {}), ...(stopLoss ? { stopLoss } : {}) });
 }
 
 type PresetChanges = { takeProfit?: PlanPreset | null; stopLoss?: PlanPreset | null };

@@ -34,6 +34,13 @@ export function futuresCategory(fields: Fields): Category {
   return category;
 }
 
+/** The category of a strategy-order list: futures, or SPOT (the TP/SL pairs of spot orders). */
+export function listedCategory(fields: Fields): Category {
+  const category = parseCategory(requiredString(fields, 'category'), V3_CATEGORIES);
+  if (!category || (!isFutures(category) && category !== 'SPOT')) reject('PARAM_ERROR', 'category');
+  return category;
+}
+
 export function triggerByOf(fields: Fields, name: string): TriggerType {
   return optionalEnum(fields, name, ['market', 'mark'] as const) === 'mark' ? 'mark_price' : 'fill_price';
 }

@@ -5,7 +5,7 @@
  * are read from the engine (always current), ended ones from the projections. 20 requests per
  * second per UID each (batch-cancel 5); the spot trade permission.
  */
-import type { PlanView } from '../../domain/plan.ts';
+import type { PlanType, PlanView } from '../../domain/plan.ts';
 import type { PlanItemResult } from '../../engine/triggers/cancel.ts';
 import { asObject, optionalString, optionalStringList, type Fields } from '../params.ts';
 import { caller, reject, Rejected, type ApiRequest, type Route } from '../request.ts';
@@ -21,6 +21,9 @@ import { findOrder } from './trading-service.ts';
 type PlanIds = { orderId: string; clientOid: string };
 
 const MAX_SYMBOL_LIST = 100;
+
+/** Trigger plans, and the TP/SL pairs of spot orders with presets (engine/triggers/spot-presets.ts). */
+const SPOT_PLAN_TYPES: PlanType[] = ['normal_plan', 'profit_plan', 'loss_plan'];
 
 /** A page of rows, newest first: `nextFlag` says whether older rows follow. */
 function page(views: PlanView[], limit: number) {
@@ -46,7 +49,7 @@ export function v2SpotPlanRoutes(services: Services): Route[] {
       timeMs: now(),
       uid,
       category: 'SPOT',
-      planTypes: ['normal_plan'],
+      planTypes: SPOT_PLAN_TYPES,
       ...fields,
     });
 
@@ -93,7 +96,7 @@ export function v2SpotPlanRoutes(services: Services): Route[] {
       const window = timeWindow(query, now(), 90 * DAY_MS, 90 * DAY_MS);
       const views = livePlanViews(services, uidOf(request), {
         categories: ['SPOT'],
-        planTypes: ['normal_plan'],
+        planTypes: SPOT_PLAN_TYPES,
         ...(symbol ? { symbol } : {}),
       }).filter(
         (view) =>
@@ -111,7 +114,7 @@ export function v2SpotPlanRoutes(services: Services): Route[] {
       const views = await services.store.plans({
         uid: uidOf(request),
         categories: ['SPOT'],
-        planTypes: ['normal_plan'],
+        planTypes: SPOT_PLAN_TYPES,
         statuses: ['executed', 'fail_execute', 'cancelled'],
         ...timeWindow(query, now(), 90 * DAY_MS, 90 * DAY_MS),
         ...(symbol ? { symbol } : {}),

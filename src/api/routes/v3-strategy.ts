@@ -39,6 +39,7 @@ import {
   legOf,
   legOfPreset,
   legOfView,
+  listedCategory,
   presetOfLeg,
   reference,
   tpslLegs,
@@ -122,6 +123,9 @@ export function v3StrategyRoutes(services: Services): Route[] {
         if (stopLoss !== current.sl) changes.stopLoss = presetOfLeg(stopLoss) ?? null;
         return submit<PlanIds>(services, { type: 'ModifyPlanOrder', timeMs: now(), ...changes });
       }
+      // A spot order's TP/SL pair (engine/triggers/spot-presets.ts) is cancelled, not modified.
+      if (plan.category === 'SPOT')
+        reject('FIELD_UNSERVED', 'orderId', 'a spot TP/SL pair is not modified; cancel it');
       const views = legs.map((leg) => leg.view);
       const partial = plan.planType === 'profit_plan' || plan.planType === 'loss_plan';
       const items = tpslLegs(
@@ -160,7 +164,7 @@ export function v3StrategyRoutes(services: Services): Route[] {
     }),
     route('GET', '/api/v3/trade/unfilled-strategy-orders', 20, (request) => {
       const { query } = request;
-      const category = futuresCategory(query);
+      const category = listedCategory(query);
       const views = livePlanViews(services, uidOf(request), {
         categories: [category],
         planTypes: typesOf(query),
@@ -169,7 +173,7 @@ export function v3StrategyRoutes(services: Services): Route[] {
     }),
     route('GET', '/api/v3/trade/history-strategy-orders', 20, async (request) => {
       const { query } = request;
-      const category = futuresCategory(query);
+      const category = listedCategory(query);
       const limit = pageLimit(query, 100, 100);
       const cursor = idCursor(query, 'cursor');
       const uid = uidOf(request);

@@ -21,6 +21,7 @@ import {
   v3Category,
 } from './order-input.ts';
 import { v3ModifiedPresets } from './preset-input.ts';
+import { BATCH_TRIGGER_WHY, orderTriggerOf, placeOrderTrigger } from './v3-order-trigger.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
 import { readableCategories, requireTrade, tradeRule, writableTarget } from './trade-access.ts';
 import { cancel, cancelAll, findOrder, openOrderViews, place } from './trading-service.ts';
@@ -77,7 +78,13 @@ export function v3TradeRoutes(services: Services): Route[] {
       async (request) => {
         const { category, request: order } = parseV3Order(request.body);
         requireTrade(request, category, true);
-        const [result] = await place(services, caller(request).account.uid, category, [order]);
+        const uid = caller(request).account.uid;
+        // ccxt's trigger orders on a unified account: served as the trigger strategy order.
+        const fields = asObject(request.body);
+        const trigger = orderTriggerOf(fields);
+        if (trigger !== undefined)
+          return placeOrderTrigger(services, { uid, category, fields, trigger, clientOid: order.clientOid });
+        const [result] = await place(services, uid, category, [order]);
         if (!result) throw new Error('placement returned no result');
         if ('code' in result) throw new Rejected(result);
         return itemResult(result);
@@ -92,7 +99,14 @@ export function v3TradeRoutes(services: Services): Route[] {
         const items = asArray(request.body, 'orderList');
         if (items.length === 0) reject('PARAM_EMPTY', 'orderList');
         if (items.length > MAX_BATCH) reject('BATCH_TOO_LARGE', String(MAX_BATCH));
-        const parsed = items.map((item) => parseItem(() => parseV3Order(item)));
+        const parsed = items.map((item) =>
+          parseItem(() => {
+            const fields = asObject(item, 'order');
+            if (orderTriggerOf(fields) !== undefined)
+              reject('FIELD_UNSERVED', 'triggerPrice', BATCH_TRIGGER_WHY);
+            return parseV3Order(item);
+          }),
+        );
         const orders = parsedValues(parsed);
         const category = orders[0]?.category ?? 'SPOT';
         if (orders.some((order) => order.category !== category)) reject('PARAM_ERROR', 'category');

@@ -18,8 +18,9 @@ function v3PresetFields(order: OrderView): Record<string, string> {
     type: preset ? (preset.executePrice ? 'limit' : 'market') : '',
     limit: preset?.executePrice ?? '',
   });
-  const tp = leg(order.futures?.takeProfit);
-  const sl = leg(order.futures?.stopLoss);
+  const presets = order.futures ?? order.spotPresets;
+  const tp = leg(presets?.takeProfit);
+  const sl = leg(presets?.stopLoss);
   return {
     takeProfit: tp.price,
     stopLoss: sl.price,
@@ -150,6 +151,18 @@ export function v2SpotOrder(order: OrderView): Record<string, unknown> {
     uTime: String(order.updatedTimeMs),
     tpslType: 'normal',
     triggerPrice: null,
+    ...v2SpotPresetFields(order),
+  };
+}
+
+/** A spot order's TP/SL presets as v2 spot shows them ('' when none). */
+function v2SpotPresetFields(order: OrderView): Record<string, string> {
+  const { takeProfit, stopLoss } = order.spotPresets ?? {};
+  return {
+    presetTakeProfitPrice: takeProfit?.triggerPrice ?? '',
+    executeTakeProfitPrice: takeProfit?.executePrice ?? '',
+    presetStopLossPrice: stopLoss?.triggerPrice ?? '',
+    executeStopLossPrice: stopLoss?.executePrice ?? '',
   };
 }
 

@@ -204,7 +204,8 @@ export function v3StrategyRow(legs: readonly PlanView[]): Record<string, unknown
     symbol: first.symbol,
     type: 'tpsl',
     qty: first.size,
-    posSide: first.holdSide,
+    // Spot TP/SL pairs protect no position.
+    posSide: first.category === 'SPOT' ? '' : first.holdSide,
     status: V3_STATUS[status] ?? 'cancelled',
     tpslMode: first.planType === 'pos_profit' || first.planType === 'pos_loss' ? 'full' : 'partial',
     triggerType: executed ? (executed === stopLoss ? 'stopLoss' : 'takeProfit') : '',

@@ -58,6 +58,7 @@ export function orderView(instrument: Instrument, order: Order): OrderView {
     source: order.source,
     createdTimeMs: order.createdTimeMs,
     updatedTimeMs: order.updatedTimeMs,
+    ...(order.spotPresets ? { spotPresets: { ...order.spotPresets } } : {}),
     ...(order.futures
       ? {
           futures: {

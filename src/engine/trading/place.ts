@@ -6,6 +6,8 @@
  * cancelled; a fok that cannot fill whole, and a post_only that would take, are accepted and
  * cancelled at once with no fill (the venue returns their orderId and reports them cancelled).
  */
+import type { OrderPresets } from '../triggers/order-presets.ts';
+import { awaitSpotPresets, checkSpotPresets } from '../triggers/spot-presets.ts';
 import type { OrderRequest, PlaceOrders } from '../../domain/commands.ts';
 import { CLIENT_OID_WINDOW_MS, MAX_OPEN_ORDERS_PER_LINE } from '../../domain/order.ts';
 import { fail, ok, type Outcome } from '../../domain/result-code.ts';
@@ -62,13 +64,16 @@ export function placeOne(
   if (!limits.ok) return { orderId: '', clientOid, ...limits };
   if (!state.accounts.has(uid)) return { orderId: '', clientOid, ...fail('ACCOUNT_NOT_FOUND', uid) };
   if (isFutures(command.category)) return placeFuturesOne(trading, uid, command, request, valid);
-  // Spot TP/SL would need spot plan orders, which do not exist: refused, never dropped.
-  if (request.takeProfit || request.stopLoss)
-    return {
-      orderId: '',
-      clientOid,
-      ...fail('SPOT_TPSL_UNSUPPORTED', request.takeProfit ? 'takeProfit' : 'stopLoss'),
-    };
+  // Spot presets become a TP/SL pair when the order is done; margin orders have none (refused).
+  let presets: OrderPresets = {};
+  if (request.takeProfit || request.stopLoss) {
+    const checked =
+      command.category === 'SPOT'
+        ? checkSpotPresets(trading, valid, request)
+        : fail('SPOT_TPSL_UNSUPPORTED', request.takeProfit ? 'takeProfit' : 'stopLoss');
+    if (!checked.ok) return { orderId: '', clientOid, ...checked };
+    presets = checked.value;
+  }
   const wallet = tradingWallet(state, uid, command.category);
   const hold = holdFor(valid, request.side);
   const held = placeHold(context, uid, wallet, valid.instrument, hold);
@@ -84,6 +89,7 @@ export function placeOne(
     hold,
     source: 'normal',
   });
+  awaitSpotPresets(trading, order, presets);
   execute(trading, valid, order);
   return { orderId: order.orderId, clientOid: order.clientOid };
 }

@@ -38,6 +38,8 @@ export interface PendingPresets {
   stopLoss?: PlanPreset;
   /** Set when the order first filled: its average fill price then (money units). */
   fillPrice?: bigint;
+  /** Spot orders: set when the order is done, the lots its TP/SL pair closes (spot-presets.ts). */
+  sizeLots?: number;
 }
 
 export interface PlanState {

@@ -23,6 +23,7 @@ import { ticksToMoney } from '../instruments/scales.ts';
 import type { TradingContext } from '../trading/trading-context.ts';
 import { createPlan, openPlan } from './place.ts';
 import type { PendingPresets } from './plan-state.ts';
+import { attachSpotPresets } from './spot-presets.ts';
 import { exitDirection, type NewPlan } from './validate.ts';
 
 const HUNDRED = 100n * 10n ** BigInt(PERCENT_SCALE);
@@ -105,7 +106,8 @@ export function attachReadyPresets(trading: TradingContext): boolean {
     plans.awaitingFill.delete(orderId);
     const instrument =
       pending && context.state.instruments.get(instrumentKey(pending.category, pending.symbol));
-    if (pending && instrument) attach(context, instrument, pending);
+    if (pending?.category === 'SPOT') attachSpotPresets(context, pending);
+    else if (pending && instrument) attach(context, instrument, pending);
   }
   return true;
 }
