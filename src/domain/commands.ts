@@ -129,6 +129,9 @@ export interface AdvanceClock extends Base {
   path?: PricePathStream[];
 }
 
+export const LOAN_TYPES = ['normal', 'autoLoan', 'autoRepay', 'autoLoanAndRepay'] as const;
+export type LoanType = (typeof LOAN_TYPES)[number];
+
 /** One order of a placement, fields as sent (decimal strings), already enum-normalised. */
 export interface OrderRequest {
   clientOid?: string;
@@ -147,6 +150,12 @@ export interface OrderRequest {
   /** Futures: must match the symbol's margin mode when given. */
   marginMode?: 'crossed' | 'isolated';
   marginCoin?: string;
+  /**
+   * Margin: whether the order borrows what the wallet lacks (autoLoan, autoLoanAndRepay) and
+   * repays debt from what it receives (autoRepay, autoLoanAndRepay); `normal` does neither.
+   * Absent: autoLoan (v3 MARGIN orders borrow as the venue's unified margin does).
+   */
+  loanType?: LoanType;
   /**
    * Futures orders that open a position: the take-profit and stop-loss it should carry. When
    * the order first fills they become the position's pos_profit / pos_loss plans
@@ -203,6 +212,38 @@ export interface RepayDebt extends Base {
   type: 'RepayDebt';
   uid: string;
   coins: string[];
+}
+
+/** v2 margin: which wallet a request acts on (isolated: the symbol's own wallet). */
+export type MarginType = 'crossed' | 'isolated';
+
+/** Borrows `amount` (decimal text) of a coin into the crossed or a symbol's isolated wallet. */
+export interface BorrowMargin extends Base {
+  type: 'BorrowMargin';
+  uid: string;
+  marginType: MarginType;
+  symbol?: string;
+  coin: string;
+  amount: string;
+}
+
+/** Repays up to `amount` (decimal text) of a coin's debt, interest first, from the same coin. */
+export interface RepayMargin extends Base {
+  type: 'RepayMargin';
+  uid: string;
+  marginType: MarginType;
+  symbol?: string;
+  coin: string;
+  amount: string;
+}
+
+/** Repays every debt of the crossed wallet (or the isolated ones, or one symbol's) at once. */
+export interface FlashRepay extends Base {
+  type: 'FlashRepay';
+  uid: string;
+  marginType: MarginType;
+  coin?: string;
+  symbol?: string;
 }
 
 export interface SetLeverage extends Base {
@@ -497,6 +538,9 @@ export type Command =
   | ReplaceOrder
   | ClosePositions
   | RepayDebt
+  | BorrowMargin
+  | RepayMargin
+  | FlashRepay
   | SetLeverage
   | SetMarginMode
   | SetPositionMode

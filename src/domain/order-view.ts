@@ -34,6 +34,8 @@ export interface OrderView {
   source: string;
   createdTimeMs: number;
   updatedTimeMs: number;
+  /** Margin orders placed with a loanType (v2 margin routes). */
+  loanType?: string;
   /** Futures orders only. */
   futures?: {
     holdSide: string;

@@ -7,6 +7,7 @@
  *
  * (`live` → `filled` directly when one match fills the whole order.)
  */
+import type { LoanType } from './commands.ts';
 import type { Category } from './category.ts';
 import type { PlanPreset } from './plan.ts';
 
@@ -90,6 +91,8 @@ export interface Order {
     | 'moving_plan';
   /** Futures only (absent on spot and margin orders). */
   futures?: FuturesOrderFields;
+  /** Margin orders only: whether it borrows and repays (absent: autoLoan, the v3 default). */
+  loanType?: LoanType;
   createdTimeMs: number;
   updatedTimeMs: number;
 }

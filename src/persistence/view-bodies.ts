@@ -56,6 +56,8 @@ export function orderBody(order: OrderView): string {
       fields.push(presetBody(futures.takeProfit), presetBody(futures.stopLoss));
     values.push(fields);
   }
+  // Margin orders: the loanType after the (absent) futures fields.
+  if (order.loanType) values.push(futures ? values.pop() : null, order.loanType);
   return JSON.stringify(values);
 }
 
@@ -90,6 +92,7 @@ export function orderOfRow(row: Row): OrderView {
     createdTimeMs: Number(row.created_ms),
     updatedTimeMs: Number(row.updated_ms),
   };
+  if (typeof values[17] === 'string') view.loanType = values[17];
   const futures = values[16];
   if (Array.isArray(futures)) {
     const field = (index: number) => String(futures[index]);

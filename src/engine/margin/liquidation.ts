@@ -1,6 +1,6 @@
 /**
  * Margin risk control. After index moves and on the hourly job, every
- * margin wallet with debt is valued; at the instrument's liquidationRiskRatio (1.0) its open
+ * margin wallet with debt (crossed, unified, isolated) is valued; at the liquidationRiskRatio (1.0) its open
  * margin orders are cancelled, its non-stable assets are sold at market through the MARGIN
  * books (orders marked `liquidation`), and the proceeds repay the debt, interest first.
  */
@@ -15,9 +15,12 @@ import { execute, openOrder } from '../trading/place.ts';
 import { finish, type TradingContext } from '../trading/trading-context.ts';
 import { repayCoin } from './repay.ts';
 import { riskRatio, walletValue } from './valuation.ts';
+import { isolatedSymbolOf } from './margin-wallet.ts';
+import { maintenanceRate } from './tiers.ts';
 
-function liquidationThreshold(trading: TradingContext): bigint {
+function liquidationThreshold(trading: TradingContext, symbol: string | null): bigint {
   for (const instrument of trading.context.state.instruments.values()) {
+    if (symbol !== null && instrument.symbol !== symbol) continue;
     if (instrument.category === 'MARGIN' && instrument.liquidationRiskRatio) {
       return parseScaled(instrument.liquidationRiskRatio, MONEY_SCALE) ?? MONEY_ONE;
     }
@@ -69,7 +72,11 @@ export function liquidateWallet(trading: TradingContext, uid: string, wallet: st
       cancelOpenOrder(trading, order, 'liquidation_cancel');
     }
   }
-  const margins = [...state.instruments.values()].filter((instrument) => instrument.category === 'MARGIN');
+  // An isolated wallet sells only its own symbol's base coin; the crossed one every margin symbol's.
+  const symbol = isolatedSymbolOf(wallet);
+  const margins = [...state.instruments.values()].filter(
+    (instrument) => instrument.category === 'MARGIN' && (symbol === null || instrument.symbol === symbol),
+  );
   for (const instrument of margins) sellAll(trading, uid, wallet, instrument);
   const prefix = `${uid}|${wallet}|`;
   for (const key of [...state.balances.keys()]) {
@@ -78,12 +85,18 @@ export function liquidateWallet(trading: TradingContext, uid: string, wallet: st
   finish(trading);
 }
 
+/**
+ * Every wallet with debt, crossed (or unified) and isolated alike, each against its own
+ * threshold and maintenance rate: an isolated wallet's liquidation touches nothing else.
+ */
 export function enforceMarginRisk(trading: TradingContext): void {
-  const threshold = liquidationThreshold(trading);
   for (const walletKey of walletsWithDebt(trading)) {
     const [uid, wallet] = walletKey.split('|') as [string, string];
-    if (wallet !== 'crossed_margin' && wallet !== 'unified') continue;
-    const ratio = riskRatio(walletValue(trading.context.state, uid, wallet));
-    if (ratio !== null && ratio >= threshold) liquidateWallet(trading, uid, wallet);
+    const symbol = isolatedSymbolOf(wallet);
+    if (wallet !== 'crossed_margin' && wallet !== 'unified' && symbol === null) continue;
+    const value = walletValue(trading.context.state, uid, wallet);
+    const ratio = riskRatio(value, maintenanceRate(symbol !== null));
+    if (ratio !== null && ratio >= liquidationThreshold(trading, symbol))
+      liquidateWallet(trading, uid, wallet);
   }
 }

@@ -43,6 +43,7 @@ export function orderView(instrument: Instrument, order: Order): OrderView {
     source: order.source,
     createdTimeMs: order.createdTimeMs,
     updatedTimeMs: order.updatedTimeMs,
+    ...(order.loanType ? { loanType: order.loanType } : {}),
     ...(order.futures
       ? {
           futures: {

@@ -26,6 +26,7 @@ import { countOpen, finish, lineOf, openCount, touch, type TradingContext } from
 import { validateOrder, type ValidOrder } from './validate.ts';
 import { stpOwner } from './books.ts';
 import { tradingWallet } from './wallets.ts';
+import { marginWallet } from '../margin/margin-wallet.ts';
 
 const CANCEL_REASONS: Record<TakerCancelReason, CancelReason> = {
   ioc_remainder: 'ioc_cancel',
@@ -83,9 +84,14 @@ export function placeOne(
       clientOid,
       ...fail('SPOT_TPSL_UNSUPPORTED', request.takeProfit ? 'takeProfit' : 'stopLoss'),
     };
-  const wallet = tradingWallet(state, uid, command.category);
+  const wallet =
+    command.category === 'MARGIN'
+      ? marginWallet(state, uid, request.marginMode ?? 'crossed', valid.instrument.symbol)
+      : tradingWallet(state, uid, command.category);
   const hold = holdFor(valid, request.side);
-  const held = placeHold(context, uid, wallet, valid.instrument, hold);
+  const loanType = request.loanType ?? 'autoLoan';
+  const mayBorrow = loanType === 'autoLoan' || loanType === 'autoLoanAndRepay';
+  const held = placeHold(context, uid, wallet, valid.instrument, hold, mayBorrow);
   if (!held.ok) return { orderId: '', clientOid, ...held };
 
   const order = openOrder(trading, {
@@ -107,7 +113,7 @@ export interface NewOrder {
   clientOid: string;
   category: Order['category'];
   wallet: string;
-  request: Pick<OrderRequest, 'side' | 'orderType' | 'timeInForce' | 'stpMode'>;
+  request: Pick<OrderRequest, 'side' | 'orderType' | 'timeInForce' | 'stpMode' | 'loanType'>;
   valid: ValidOrder;
   hold: { coin: string; amount: bigint };
   source: Order['source'];
@@ -143,6 +149,7 @@ export function openOrder(trading: TradingContext, fields: NewOrder): Order {
     holdAmount: fields.hold.amount,
     sequence: state.nextSequence++,
     source: fields.source,
+    ...(fields.category === 'MARGIN' && request.loanType ? { loanType: request.loanType } : {}),
     createdTimeMs: nowMs,
     updatedTimeMs: nowMs,
   };
