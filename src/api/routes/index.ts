@@ -26,6 +26,9 @@ import { v3FuturesRoutes } from './v3-futures.ts';
 import { v3AccountRoutes } from './v3-account.ts';
 import { publicRoutes } from './public.ts';
 import { walletFamilyRoutes } from './wallet-family.ts';
+import { v2MarginAccountRoutes } from './v2-margin-account.ts';
+import { v2MarginRecordRoutes } from './v2-margin-records.ts';
+import { v2MarginTradeRoutes } from './v2-margin-trade.ts';
 
 export function allRoutes(services: Services): Route[] {
   return [
@@ -45,6 +48,9 @@ export function allRoutes(services: Services): Route[] {
     ...v3StrategyRoutes(services),
     ...v2MixAccountRoutes(services),
     ...v2SpotTradeRoutes(services),
+    ...v2MarginAccountRoutes(services),
+    ...v2MarginRecordRoutes(services),
+    ...v2MarginTradeRoutes(services),
     ...v2SpotPlanRoutes(services),
     ...v2SpotReplaceRoutes(services),
     ...closePositionRoutes(services),
