@@ -14,7 +14,8 @@ function each(reason: string, names: readonly string[]): Group {
   return Object.fromEntries(names.map((name) => [name, outOfScope(reason)]));
 }
 
-const MARGIN_STATS = `${SPOT_MARGIN}; its statistics (loan growth, borrowing ratios, leveraged long/short) with it`;
+const MARGIN_STATS =
+  'spot margin statistics (loan growth, borrowing ratios, leveraged long/short) are not modelled';
 const FUND_FLOW =
   "the venue's fund-flow analytics (order-size classes such as whale, dolphin and fish, net inflow) are not computed";
 const BGB =
