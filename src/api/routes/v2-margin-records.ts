@@ -1,7 +1,7 @@
 /**
- * v2 margin records, crossed and isolated: interest, borrow, repay, liquidation and financial
- * records, read from the bills of the margin wallets (engine/margin writes a bill for every
- * borrowing, repayment and interest charge). `idLessThan` paging, newest first, within 90
+ * v2 margin records, crossed and isolated: interest, borrow, repay and financial records, read
+ * from the bills of the margin wallets (engine/margin writes a bill for every borrowing,
+ * repayment and interest charge), and liquidations from their own table. `idLessThan` paging, newest first, within 90
  * days; `startTime` as the venue requires it. Rows carry `maxId`/`minId` of the page.
  */
 import type { BillRow } from '../../ports/store.ts';
@@ -15,6 +15,7 @@ import {
   FINANCIAL_TYPES,
   financialRecordRow,
   interestRecordRow,
+  liquidationRow,
   repayRecordRow,
 } from '../wire/margin.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
@@ -101,6 +102,29 @@ export function v2MarginRecordRoutes(services: Services): Route[] {
           bills.map((bill) => repayRecordRow(bill, symbolOfWallet(bill.wallet))),
           (row) => row.repayId,
         );
+      }),
+      route('GET', `${base}/liquidation-history`, 10, false, async (request) => {
+        const { query } = request;
+        if (optionalString(query, 'startTime') === undefined) reject('PARAM_EMPTY', 'startTime');
+        const uid = caller(request).account.uid;
+        const current = state();
+        const symbol = isolated ? isolatedSymbol(current, query, false) : undefined;
+        const wallets = isolated
+          ? isolatedWallets(current, uid, symbol)
+          : [marginWallet(current, uid, 'crossed')];
+        const window = timeWindow(query, services.clock.now(), 90 * DAY_MS, 90 * DAY_MS);
+        const idLessThan = idCursor(query, 'idLessThan');
+        const rows =
+          wallets.length === 0
+            ? []
+            : await services.store.marginLiquidations({
+                uid,
+                wallets,
+                ...window,
+                ...(idLessThan ? { idLessThan } : {}),
+                limit: pageLimit(query, 100, 500),
+              });
+        return page(rows.map(liquidationRow), (row) => row.liqId);
       }),
       route('GET', `${base}/financial-records`, 10, false, async (request) => {
         const wanted = optionalEnum(request.query as Fields, 'marginType', FINANCIAL_NAMES);

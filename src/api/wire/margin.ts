@@ -8,7 +8,7 @@ import { divide } from '../../domain/decimal.ts';
 import { formatMoney, MONEY_ONE } from '../../domain/money.ts';
 import type { OrderView } from '../../domain/order-view.ts';
 import type { Balance } from '../../domain/wallet.ts';
-import type { BillRow } from '../../ports/store.ts';
+import type { BillRow, MarginLiquidationRow } from '../../ports/store.ts';
 
 export function marginAssetRow(coin: string, balance: Balance, symbol: string | null, nowMs: number) {
   const total = balance.available + balance.frozen;
@@ -79,6 +79,13 @@ export function borrowRecordRow(bill: BillRow, symbol: string | null) {
   };
 }
 
+const REPAY_TYPES: Readonly<Record<string, string>> = {
+  repay: 'manual',
+  auto_repay: 'auto',
+  flash_repay: 'flash',
+  liquidation_repay: 'liquidation',
+};
+
 /** A repay bill: its amount is what was paid, its fee the interest part of it. */
 export function repayRecordRow(bill: BillRow, symbol: string | null) {
   const paid = abs(bill.amount);
@@ -86,8 +93,7 @@ export function repayRecordRow(bill: BillRow, symbol: string | null) {
     repayId: bill.billId,
     coin: bill.coin,
     repayAmount: formatMoney(paid),
-    repayType:
-      bill.businessType === 'repay' ? 'manual' : bill.businessType === 'auto_repay' ? 'auto' : 'flash',
+    repayType: REPAY_TYPES[bill.businessType] ?? bill.businessType,
     repayInterest: formatMoney(bill.fee),
     repayPrincipal: formatMoney(paid - bill.fee),
     ...(symbol !== null ? { symbol } : {}),
@@ -120,6 +126,7 @@ export const FINANCIAL_TYPES: Readonly<Record<string, string>> = {
   repay: 'repay',
   auto_repay: 'repay',
   flash_repay: 'repay',
+  liquidation_repay: 'repay',
   buy: 'deal_in',
   sell: 'deal_out',
   first_interest: 'interest',
@@ -137,5 +144,20 @@ export function financialRecordRow(bill: BillRow, symbol: string | null) {
     marginType: FINANCIAL_TYPES[bill.businessType] ?? bill.businessType,
     cTime: String(bill.timeMs),
     uTime: String(bill.timeMs),
+  };
+}
+
+export function liquidationRow(row: MarginLiquidationRow) {
+  return {
+    liqId: row.liqId,
+    ...(row.symbol ? { symbol: row.symbol } : {}),
+    liqStartTime: String(row.startMs),
+    liqEndTime: String(row.endMs),
+    liqRiskRatio: formatMoney(row.riskRatio),
+    totalAssets: formatMoney(row.totalAssetsUsdt),
+    totalDebt: formatMoney(row.totalDebtUsdt),
+    liqFee: formatMoney(row.feeUsdt),
+    cTime: String(row.startMs),
+    uTime: String(row.endMs),
   };
 }

@@ -65,8 +65,11 @@ function sellAll(trading: TradingContext, uid: string, wallet: string, instrumen
   execute(trading, valid, order);
 }
 
-export function liquidateWallet(trading: TradingContext, uid: string, wallet: string): void {
-  const { state } = trading.context;
+export function liquidateWallet(trading: TradingContext, uid: string, wallet: string, ratio: bigint): void {
+  const { context } = trading;
+  const { state } = context;
+  const before = walletValue(state, uid, wallet);
+  const liqId = context.nextId();
   for (const order of [...state.orders.values()]) {
     if (order.uid === uid && order.wallet === wallet && order.category === 'MARGIN') {
       cancelOpenOrder(trading, order, 'liquidation_cancel');
@@ -80,9 +83,24 @@ export function liquidateWallet(trading: TradingContext, uid: string, wallet: st
   for (const instrument of margins) sellAll(trading, uid, wallet, instrument);
   const prefix = `${uid}|${wallet}|`;
   for (const key of [...state.balances.keys()]) {
-    if (key.startsWith(prefix)) repayCoin(trading.context, uid, wallet, key.slice(prefix.length));
+    if (key.startsWith(prefix))
+      repayCoin(context, uid, wallet, key.slice(prefix.length), undefined, 'liquidation_repay');
   }
   finish(trading);
+  if (!context.recording) return;
+  context.emit({
+    type: 'MarginLiquidated',
+    liqId,
+    uid,
+    wallet,
+    symbol: symbol ?? '',
+    riskRatio: ratio,
+    totalAssetsUsdt: before.assetsUsdt,
+    totalDebtUsdt: before.liabilitiesUsdt,
+    feeUsdt: 0n,
+    startMs: context.nowMs,
+    endMs: context.nowMs,
+  });
 }
 
 /**
@@ -97,6 +115,6 @@ export function enforceMarginRisk(trading: TradingContext): void {
     const value = walletValue(trading.context.state, uid, wallet);
     const ratio = riskRatio(value, maintenanceRate(symbol !== null));
     if (ratio !== null && ratio >= liquidationThreshold(trading, symbol))
-      liquidateWallet(trading, uid, wallet);
+      liquidateWallet(trading, uid, wallet, ratio);
   }
 }
