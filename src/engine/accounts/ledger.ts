@@ -158,7 +158,7 @@ export function freeze(context: Context, uid: string, wallet: string, coin: stri
   balance.frozen += amount;
 }
 
-/** Borrowing (margin): available and the debt grow together, so net holdings are unchanged. */
+/** Borrowing (margin): available and the debt grow together, so net holdings are unchanged; the bill's id. */
 export function borrow(
   context: Context,
   uid: string,
@@ -167,10 +167,10 @@ export function borrow(
   amount: bigint,
   symbol = '',
   businessType: 'borrow' | 'manual_borrow' = 'borrow',
-): void {
+): string {
   const balance = balanceFor(context.state, uid, wallet, coin);
   balance.borrowed += amount;
-  post(context, { uid, wallet, coin, amount, businessType, symbol, category: 'MARGIN' });
+  return post(context, { uid, wallet, coin, amount, businessType, symbol, category: 'MARGIN' });
 }
 
 /**

@@ -38,16 +38,20 @@ export function maxBorrowable(state: EngineState, uid: string, wallet: string, c
   return most > 0n ? most : 0n;
 }
 
-/** Borrows `amount` into the wallet and charges its first hour; the caller checked the limit. */
+/**
+ * Borrows `amount` into the wallet and charges its first hour; the caller checked the limit.
+ * The borrow bill's id (the loanId of borrow-history).
+ */
 export function borrowInto(
   context: Context,
   at: { uid: string; wallet: string; coin: string; symbol: string },
   amount: bigint,
   businessType: 'borrow' | 'manual_borrow',
-): void {
-  borrow(context, at.uid, at.wallet, at.coin, amount, at.symbol, businessType);
+): string {
+  const billId = borrow(context, at.uid, at.wallet, at.coin, amount, at.symbol, businessType);
   const balance = balanceFor(context.state, at.uid, at.wallet, at.coin);
   chargeInterest(context, at, balance, amount, 1, 'first_interest');
+  return billId;
 }
 
 export function borrowMargin(
@@ -66,7 +70,11 @@ export function borrowMargin(
   if (amount === null || amount <= 0n) return fail('PARAM_ERROR', 'borrowAmount');
   if (amount > maxBorrowable(state, command.uid, wallet, command.coin))
     return fail('PARAM_ERROR', 'borrowAmount');
-  const loanId = context.nextId();
-  borrowInto(context, { uid: command.uid, wallet, coin: command.coin, symbol }, amount, 'manual_borrow');
+  const loanId = borrowInto(
+    context,
+    { uid: command.uid, wallet, coin: command.coin, symbol },
+    amount,
+    'manual_borrow',
+  );
   return ok({ loanId, wallet, amount });
 }
