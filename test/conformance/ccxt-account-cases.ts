@@ -238,7 +238,8 @@ export const CCXT_ACCOUNT_CASES: Cases = {
     classic: works(CCXT_MARGIN_CASES.fetchBorrowInterest),
     unified: outOfScope(CLASSIC_MARGIN),
   },
-  fetchMyLiquidations: outOfScope(
-    'spot margin liquidations are not yet written as records (liquidation-history is not served); ccxt reads liquidations of spot margin only',
-  ),
+  fetchMyLiquidations: {
+    classic: works(CCXT_MARGIN_CASES.fetchMyLiquidations),
+    unified: outOfScope(CLASSIC_MARGIN),
+  },
 };

@@ -28,7 +28,32 @@ async function marginSell(context: CcxtContext): Promise<string> {
   return String(order.id);
 }
 
+const ETH = 'ETH/USDT';
+
 export const CCXT_MARGIN_CASES = {
+  /**
+   * An isolated ETHUSDT wallet at 10x (100 USDT and 800 borrowed, all spent on ETH) whose ETH
+   * index is then set 10 % lower: assets ≈ 0.9 × 880 + 20 = 812 against 800.03 owed, risk
+   * ≈ 800 × 5 % ÷ 12 ≈ 3.3 ≥ 1, so the wallet is liquidated through the ETHUSDT margin book.
+   */
+  fetchMyLiquidations: async (context: CcxtContext) => {
+    const { exchange } = context;
+    await exchange.transfer('USDT', 100, 'spot', 'isolated', { symbol: ETH });
+    await exchange.borrowIsolatedMargin(ETH, 'USDT', 800);
+    const last = (await exchange.fetchTicker(ETH)).last ?? 0;
+    await exchange.createOrder(ETH, 'market', 'buy', 880 / last, last, ISOLATED);
+    assert.deepEqual(await exchange.fetchMyLiquidations(ETH, undefined, undefined, ISOLATED), []);
+    const lower = (last * 0.9).toFixed(2);
+    for (const category of ['MARGIN', 'SPOT'])
+      await context.operator.setPrice({ category, symbol: 'ETHUSDT', indexPrice: lower });
+    const liquidations = await exchange.fetchMyLiquidations(ETH, undefined, undefined, ISOLATED);
+    assert.deepEqual(
+      liquidations.map((one) => one.symbol),
+      [ETH],
+    );
+    const isolated = await exchange.fetchBalance({ ...ISOLATED, symbol: 'ETHUSDT' });
+    assert.equal((isolated.USDT as { debt?: number } | undefined)?.debt ?? 0, 0);
+  },
   fetchMarginBalance: async (context: CcxtContext) => {
     await fundCross(context);
     const balance = await context.exchange.fetchBalance(CROSS);
