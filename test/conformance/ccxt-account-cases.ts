@@ -10,9 +10,9 @@ import { outOfScope, works, type Entry } from './verdict.ts';
 
 type Cases = Record<string, Entry<CcxtContext>>;
 
-/** ccxt calls the classic v2 margin endpoints, which a unified account is refused (40085). */
+/** ccxt has no unified-account path for these: it calls the classic v2 margin endpoints. */
 const CLASSIC_MARGIN =
-  'ccxt calls the classic v2 margin endpoints for it, which a unified account is refused (40085) as on the venue';
+  'ccxt calls the classic v2 margin endpoints here, which the venue refuses a unified account (40085); bourse serves them to one only when account modes are not enforced, and this suite does not count on that';
 
 /** A pending on-chain withdrawal of 10 USDT; its id. */
 async function withdrawTen({ exchange }: CcxtContext): Promise<string> {
