@@ -179,6 +179,8 @@ export interface OrderReference {
   /** When given, the order must be of this symbol (and category). */
   symbol?: string;
   category?: Category;
+  /** When given, the order must trade from this wallet (v2 margin: crossed or one isolated). */
+  wallet?: string;
 }
 
 export interface CancelOrders extends Base {

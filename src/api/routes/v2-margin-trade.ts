@@ -102,21 +102,6 @@ export function v2MarginTradeRoutes(services: Services): Route[] {
   const walletOf = (request: ApiRequest, marginType: MarginType, symbol: string) =>
     marginWallet(state(), uidOf(request), marginType, symbol);
 
-  /** Cancels only the wallet's own orders: another wallet's order is not found. */
-  const ownReferences = async (
-    request: ApiRequest,
-    marginType: MarginType,
-    symbol: string,
-    refs: OrderReference[],
-  ) => {
-    const wallet = walletOf(request, marginType, symbol);
-    const found = await Promise.all(refs.map((ref) => findOrder(services, uidOf(request), ref)));
-    return refs.map((ref, index) => {
-      const order = found[index];
-      return order && order.wallet !== wallet ? { ...ref, orderId: '0', clientOid: undefined } : ref;
-    });
-  };
-
   const routes: Route[] = [];
   for (const marginType of MARGIN_TYPES) {
     const base = `/api/v2/margin/${marginType}`;
@@ -168,8 +153,8 @@ export function v2MarginTradeRoutes(services: Services): Route[] {
       route('POST', `${base}/cancel-order`, 10, true, async (request) => {
         const body = asObject(request.body);
         const symbol = symbolOf(body);
-        const refs = await ownReferences(request, marginType, symbol, [reference(body, symbol)]);
-        const [result] = await cancel(services, uidOf(request), refs);
+        const ref = { ...reference(body, symbol), wallet: walletOf(request, marginType, symbol) };
+        const [result] = await cancel(services, uidOf(request), [ref]);
         if (!result) throw new Error('cancel returned no result');
         if ('code' in result) throw new Rejected(result);
         return { orderId: result.orderId, clientOid: result.clientOid };
@@ -183,7 +168,9 @@ export function v2MarginTradeRoutes(services: Services): Route[] {
             reference(typeof item === 'string' ? { orderId: item } : asObject(item, 'order'), symbol),
           ),
         );
-        const valid = await ownReferences(request, marginType, symbol, parsedValues(parsed));
+        // Only the wallet's own orders: another wallet's order is not found (43001).
+        const wallet = walletOf(request, marginType, symbol);
+        const valid = parsedValues(parsed).map((ref) => ({ ...ref, wallet }));
         const results = valid.length > 0 ? await cancel(services, uidOf(request), valid) : [];
         const lists: BatchLists = { successList: [], failureList: [] };
         let next = 0;
