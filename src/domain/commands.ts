@@ -209,11 +209,17 @@ export interface ModifyOrder extends Base {
   stopLoss?: PlanPreset | null;
 }
 
-/** Repays margin debt (interest first, then principal) from the wallet's own coin. */
+/**
+ * Repays margin debt (interest first, then principal) from the wallet's own coin, then with
+ * `paymentCoins` other than the debt coins, converted at the index price against the convert
+ * house (`houseUid`, required with them).
+ */
 export interface RepayDebt extends Base {
   type: 'RepayDebt';
   uid: string;
   coins: string[];
+  paymentCoins?: string[];
+  houseUid?: string;
 }
 
 /** v2 margin: which wallet a request acts on (isolated: the symbol's own wallet). */

@@ -269,3 +269,31 @@ test('isolated liquidation when the index falls sells through the book and leave
   );
   assert.deepEqual(conservationImbalances(server.services.sequencer.exchange.state), []);
 });
+
+test('v3 repay when paying USDT debt with BTC converts at the index price through the convert house', async (t) => {
+  const { server, operator, maker } = await setUp(t);
+  const buyer = await trader(server, operator, [
+    ['crossed_margin', 'USDT', '1000'],
+    ['crossed_margin', 'BTC', '0.1'],
+  ]);
+  await place(maker.client, CROSSED, { side: 'sell', price: '60000', baseSize: '0.03' });
+  // 1800 USDT against 1000: 800 borrowed + 0.0042093 first-hour interest; +0.02997 BTC.
+  await place(buyer.client, CROSSED, { side: 'buy', price: '60000', baseSize: '0.03', loanType: 'autoLoan' });
+  const repaid = data<{ result: string; repayAmount: string }>(
+    await buyer.client.post('/api/v3/account/repay', {
+      body: { repayableCoinList: ['USDT'], paymentCoinList: ['BTC'] },
+    }),
+  );
+  assert.deepEqual(repaid, { result: 'YES', repayAmount: '800.0042093' });
+  // No USDT of its own: ⌈800.0042093 ÷ 60000⌉ = 0.01333341 BTC (rounded up, against the
+  // payer) converts to 800.0046, capped at the 800.0042093 owed. BTC 0.12997 − 0.01333341.
+  assert.deepEqual(await assets(buyer.client, CROSSED), [
+    ['BTC', '0.11663659', '0', '0'],
+    ['USDT', '0', '0', '0'],
+  ]);
+  const unknown = await buyer.client.post('/api/v3/account/repay', {
+    body: { repayableCoinList: ['USDT'], paymentCoinList: ['NOPE'] },
+  });
+  assert.notEqual(unknown.body?.code, '00000');
+  assert.deepEqual(conservationImbalances(server.services.sequencer.exchange.state), []);
+});

@@ -4,11 +4,13 @@
  * The repay bill's fee is the interest part of the payment (repay-history's repayInterest).
  */
 import type { FlashRepay, RepayDebt, RepayMargin } from '../../domain/commands.ts';
-import { parseScaled } from '../../domain/decimal.ts';
+import { divide, parseScaled } from '../../domain/decimal.ts';
 import { MONEY_SCALE } from '../../domain/money.ts';
 import { fail, ok, type Outcome } from '../../domain/result-code.ts';
 import type { Context } from '../context.ts';
-import { findBalance, post } from '../accounts/ledger.ts';
+import type { EngineState } from '../state.ts';
+import { findBalance, post, readBalance } from '../accounts/ledger.ts';
+import { usdtPriceOf } from '../trading/reference-price.ts';
 import { tradingWallet } from '../trading/wallets.ts';
 import { ISOLATED_PREFIX, isolatedSymbolOf, marginInstrument, marginWallet } from './margin-wallet.ts';
 
@@ -48,16 +50,87 @@ export function repayCoin(
   return { billId, paid };
 }
 
-export function owedOf(context: Context, uid: string, wallet: string, coin: string): bigint {
-  const balance = findBalance(context.state, uid, wallet, coin);
+export function owedOf(state: EngineState, uid: string, wallet: string, coin: string): bigint {
+  const balance = findBalance(state, uid, wallet, coin);
   return balance ? balance.borrowed + balance.interest : 0n;
 }
 
-/** The v3 repay: every named coin's whole debt, from the trading wallet. */
+/** One conversion of a repayment: `give` of `from` to the house for `got` of `to`. */
+interface Conversion {
+  from: string;
+  give: bigint;
+  to: string;
+  got: bigint;
+}
+
+const HOUSE_WALLET = 'spot';
+
+/**
+ * What the payment coins convert to cover what each coin's own balance leaves owed, at the
+ * index (USDT) prices: give = ⌈remaining × price(to) ÷ price(from)⌉ capped at what the wallet
+ * holds, got = ⌊give × price(from) ÷ price(to)⌋ capped at the remaining debt. Debt coins are
+ * never sources (they pay their own debt). Pure: nothing changes.
+ */
+export function repayConversions(context: Context, command: RepayDebt, wallet: string): Conversion[] {
+  const { state } = context;
+  const left = new Map<string, bigint>();
+  const sources = (command.paymentCoins ?? []).filter((coin) => !command.coins.includes(coin));
+  for (const coin of sources) left.set(coin, readBalance(state, command.uid, wallet, coin).available);
+  const conversions: Conversion[] = [];
+  for (const to of command.coins) {
+    const own = readBalance(state, command.uid, wallet, to).available;
+    const owed = owedOf(context.state, command.uid, wallet, to);
+    let remaining = owed > own ? owed - own : 0n;
+    const priceTo = usdtPriceOf(state, to);
+    for (const from of sources) {
+      const priceFrom = usdtPriceOf(state, from);
+      const held = left.get(from) ?? 0n;
+      if (remaining <= 0n || !priceTo || !priceFrom || held <= 0n) continue;
+      const need = divide(remaining * priceTo, priceFrom, 'up');
+      const give = need < held ? need : held;
+      const value = divide(give * priceFrom, priceTo, 'down');
+      const got = value < remaining ? value : remaining;
+      if (got <= 0n) continue;
+      conversions.push({ from, give, to, got });
+      left.set(from, held - give);
+      remaining -= got;
+    }
+  }
+  return conversions;
+}
+
+/** The v3 repay: every named coin's whole debt, from the trading wallet (and payment coins). */
 export function repayDebt(context: Context, command: RepayDebt): Outcome<{ repaid: bigint }> {
-  const wallet = tradingWallet(context.state, command.uid, 'MARGIN');
+  const { state } = context;
+  const wallet = tradingWallet(state, command.uid, 'MARGIN');
   for (const coin of command.coins) {
-    if (owedOf(context, command.uid, wallet, coin) === 0n) return fail('NO_DEBT', coin);
+    if (owedOf(context.state, command.uid, wallet, coin) === 0n) return fail('NO_DEBT', coin);
+  }
+  const conversions = repayConversions(context, command, wallet);
+  const house = command.houseUid;
+  if (conversions.length > 0) {
+    if (!house || !state.accounts.has(house) || house === command.uid)
+      return fail('ACCOUNT_NOT_FOUND', 'houseUid');
+    const owedByHouse = new Map<string, bigint>();
+    for (const { to, got } of conversions) owedByHouse.set(to, (owedByHouse.get(to) ?? 0n) + got);
+    for (const [coin, amount] of owedByHouse) {
+      if (readBalance(state, house, HOUSE_WALLET, coin).available < amount)
+        return fail('INSUFFICIENT_BALANCE');
+    }
+  }
+  for (const { from, give, to, got } of conversions) {
+    const leg = (uid: string, legWallet: string, coin: string, amount: bigint) =>
+      post(context, {
+        uid,
+        wallet: legWallet,
+        coin,
+        amount,
+        businessType: amount < 0n ? 'repay-convert-out' : 'repay-convert-in',
+      });
+    leg(command.uid, wallet, from, -give);
+    leg(house ?? '', HOUSE_WALLET, from, give);
+    leg(house ?? '', HOUSE_WALLET, to, -got);
+    leg(command.uid, wallet, to, got);
   }
   let repaid = 0n;
   for (const coin of command.coins) repaid += repayCoin(context, command.uid, wallet, coin)?.paid ?? 0n;
@@ -77,14 +150,14 @@ export function repayMargin(
   const wallet = marginWallet(state, command.uid, command.marginType, symbol);
   const amount = parseScaled(command.amount, MONEY_SCALE);
   if (amount === null || amount <= 0n) return fail('PARAM_ERROR', 'repayAmount');
-  if (owedOf(context, command.uid, wallet, command.coin) === 0n) return fail('NO_DEBT', command.coin);
+  if (owedOf(context.state, command.uid, wallet, command.coin) === 0n) return fail('NO_DEBT', command.coin);
   const repayment = repayCoin(context, command.uid, wallet, command.coin, amount);
   if (!repayment) return fail('INSUFFICIENT_BALANCE');
   return ok({
     repayId: repayment.billId,
     wallet,
     paid: repayment.paid,
-    remaining: owedOf(context, command.uid, wallet, command.coin),
+    remaining: owedOf(context.state, command.uid, wallet, command.coin),
   });
 }
 
