@@ -1,8 +1,10 @@
 /**
- * Margin risk control. After index moves and on the hourly job, every
- * margin wallet with debt (crossed, unified, isolated) is valued; at the liquidationRiskRatio (1.0) its open
- * margin orders are cancelled, its non-stable assets are sold at market through the MARGIN
- * books (orders marked `liquidation`), and the proceeds repay the debt, interest first.
+ * Margin risk control. After index moves and on the hourly job, every margin wallet with debt
+ * (crossed, unified, isolated) is valued; at the liquidationRiskRatio (1.0) its open margin
+ * orders are cancelled, its non-stable assets are sold at market through the MARGIN books
+ * (orders marked `liquidation`), and the proceeds repay the debt, interest first. A
+ * liquidation that changed something is recorded (MarginLiquidated); one that could do nothing
+ * (no order, nothing to sell, nothing to repay with) is not recorded again on every check.
  */
 import { instrumentKey, type Instrument } from '../../domain/instrument.ts';
 import { MONEY_ONE } from '../../domain/money.ts';
@@ -36,13 +38,13 @@ function walletsWithDebt(trading: TradingContext): string[] {
   return [...wallets].sort();
 }
 
-function sellAll(trading: TradingContext, uid: string, wallet: string, instrument: Instrument): void {
+function sellAll(trading: TradingContext, uid: string, wallet: string, instrument: Instrument): boolean {
   const { state } = trading.context;
   const balance = state.balances.get(`${uid}|${wallet}|${instrument.baseCoin}`);
-  if (!balance || balance.available <= 0n) return;
+  if (!balance || balance.available <= 0n) return false;
   const lotMoney = lotsToMoney(instrument, 1);
   const lots = Number(balance.available / lotMoney);
-  if (lots <= 0) return;
+  if (lots <= 0) return false;
   const amount = lotMoney * BigInt(lots);
   freeze(trading.context, uid, wallet, instrument.baseCoin, amount);
   const valid = {
@@ -63,16 +65,18 @@ function sellAll(trading: TradingContext, uid: string, wallet: string, instrumen
     source: 'liquidation',
   });
   execute(trading, valid, order);
+  return true;
 }
 
 export function liquidateWallet(trading: TradingContext, uid: string, wallet: string, ratio: bigint): void {
   const { context } = trading;
   const { state } = context;
   const before = walletValue(state, uid, wallet);
-  const liqId = context.nextId();
+  let changed = false;
   for (const order of [...state.orders.values()]) {
     if (order.uid === uid && order.wallet === wallet && order.category === 'MARGIN') {
       cancelOpenOrder(trading, order, 'liquidation_cancel');
+      changed = true;
     }
   }
   // An isolated wallet sells only its own symbol's base coin; the crossed one every margin symbol's.
@@ -80,13 +84,16 @@ export function liquidateWallet(trading: TradingContext, uid: string, wallet: st
   const margins = [...state.instruments.values()].filter(
     (instrument) => instrument.category === 'MARGIN' && (symbol === null || instrument.symbol === symbol),
   );
-  for (const instrument of margins) sellAll(trading, uid, wallet, instrument);
+  for (const instrument of margins) if (sellAll(trading, uid, wallet, instrument)) changed = true;
   const prefix = `${uid}|${wallet}|`;
   for (const key of [...state.balances.keys()]) {
-    if (key.startsWith(prefix))
-      repayCoin(context, uid, wallet, key.slice(prefix.length), undefined, 'liquidation_repay');
+    if (!key.startsWith(prefix)) continue;
+    if (repayCoin(context, uid, wallet, key.slice(prefix.length), undefined, 'liquidation_repay'))
+      changed = true;
   }
   finish(trading);
+  if (!changed) return;
+  const liqId = context.nextId();
   if (!context.recording) return;
   context.emit({
     type: 'MarginLiquidated',
