@@ -3,7 +3,6 @@
  * reason says what the venue's endpoint is for and why bourse has no equivalent (or that it is
  * not built yet); docs/endpoints.md prints them.
  */
-import { SPOT_MARGIN } from './verdict.ts';
 
 /** Out-of-scope verdicts, which fit an entry of any context. */
 type Group = Record<string, { outOfScope: string }>;
@@ -49,31 +48,6 @@ export const SDK_V2_SCOPE: Group = {
     'getFuturesLongShortRatio',
     'getMarginLoanGrowthRate',
     'getIsolatedMarginBorrowingRatio',
-  ]),
-  ...each(SPOT_MARGIN, [
-    'getMarginBorrowHistory',
-    'getMarginRepayHistory',
-    'getMarginInterestHistory',
-    'getMarginLiquidationHistory',
-    'getMarginFinancialHistory',
-    'getMarginAccountAssets',
-    'marginBorrow',
-    'marginRepay',
-    'getMarginRiskRate',
-    'getMarginMaxBorrowable',
-    'getMarginMaxTransferable',
-    'getMarginInterestRateAndMaxBorrowable',
-    'getMarginTierConfiguration',
-    'marginFlashRepay',
-    'getMarginFlashRepayResult',
-    'marginSubmitOrder',
-    'marginBatchSubmitOrders',
-    'marginCancelOrder',
-    'marginBatchCancelOrders',
-    'getMarginOpenOrders',
-    'getMarginHistoricOrders',
-    'getMarginHistoricOrderFills',
-    'getMarginLiquidationOrders',
   ]),
   ...each(FUND_FLOW, [
     'getSpotWhaleNetFlowData',

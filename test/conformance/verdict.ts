@@ -35,9 +35,6 @@ export function outOfScope<C>(reason: string): Verdict<C> {
   return { outOfScope: reason };
 }
 
-/** Reasons shared by many entries. */
-export const SPOT_MARGIN =
-  "spot margin through the SDK's margin methods is not exercised by this suite: the v2 crossed and isolated margin endpoints are served and covered through ccxt's margin methods (ccxt-margin.test.ts)";
 
 /** The status word of a verdict, as docs/endpoints.md prints it. */
 export function statusOf<C>(verdict: Verdict<C>): string {
