@@ -35,7 +35,6 @@ export function outOfScope<C>(reason: string): Verdict<C> {
   return { outOfScope: reason };
 }
 
-
 /** The status word of a verdict, as docs/endpoints.md prints it. */
 export function statusOf<C>(verdict: Verdict<C>): string {
   if ('pending' in verdict) return `pending (${verdict.pending}): ${verdict.why}`;
