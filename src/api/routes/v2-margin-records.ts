@@ -20,7 +20,7 @@ import {
 } from '../wire/margin.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
 import { signedRoutes } from './route-kit.ts';
-import { isolatedSymbol, isolatedWallets, MARGIN_TYPES } from './v2-margin-account.ts';
+import { isolatedSymbol, isolatedWallets, MARGIN_TYPES } from './margin-query.ts';
 
 const FINANCIAL_NAMES = [...new Set(Object.values(FINANCIAL_TYPES))];
 

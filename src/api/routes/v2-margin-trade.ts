@@ -32,7 +32,7 @@ import { refuseSpotTpsl } from './preset-input.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
 import { signedRoutes } from './route-kit.ts';
 import { cancel, findOrder, openOrderViews, place } from './trading-service.ts';
-import { MARGIN_TYPES } from './v2-margin-account.ts';
+import { MARGIN_TYPES } from './margin-query.ts';
 
 const MAX_BATCH = 50;
 
