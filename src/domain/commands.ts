@@ -129,6 +129,9 @@ export interface AdvanceClock extends Base {
   path?: PricePathStream[];
 }
 
+export const LOAN_TYPES = ['normal', 'autoLoan', 'autoRepay', 'autoLoanAndRepay'] as const;
+export type LoanType = (typeof LOAN_TYPES)[number];
+
 /** One order of a placement, fields as sent (decimal strings), already enum-normalised. */
 export interface OrderRequest {
   clientOid?: string;
@@ -147,6 +150,12 @@ export interface OrderRequest {
   /** Futures: must match the symbol's margin mode when given. */
   marginMode?: 'crossed' | 'isolated';
   marginCoin?: string;
+  /**
+   * Margin: whether the order borrows what the wallet lacks (autoLoan, autoLoanAndRepay) and
+   * repays debt from what it receives (autoRepay, autoLoanAndRepay); `normal` does neither.
+   * Absent: autoLoan (v3 MARGIN orders borrow as the venue's unified margin does).
+   */
+  loanType?: LoanType;
   /**
    * Futures orders that open a position: the take-profit and stop-loss it should carry. When
    * the order first fills they become the position's pos_profit / pos_loss plans
@@ -170,6 +179,8 @@ export interface OrderReference {
   /** When given, the order must be of this symbol (and category). */
   symbol?: string;
   category?: Category;
+  /** When given, the order must trade from this wallet (v2 margin: crossed or one isolated). */
+  wallet?: string;
 }
 
 export interface CancelOrders extends Base {
@@ -198,11 +209,49 @@ export interface ModifyOrder extends Base {
   stopLoss?: PlanPreset | null;
 }
 
-/** Repays margin debt (interest first, then principal) from the wallet's own coin. */
+/**
+ * Repays margin debt (interest first, then principal) from the wallet's own coin, then with
+ * `paymentCoins` other than the debt coins, converted at the index price against the convert
+ * house (`houseUid`, required with them).
+ */
 export interface RepayDebt extends Base {
   type: 'RepayDebt';
   uid: string;
   coins: string[];
+  paymentCoins?: string[];
+  houseUid?: string;
+}
+
+/** v2 margin: which wallet a request acts on (isolated: the symbol's own wallet). */
+export type MarginType = 'crossed' | 'isolated';
+
+/** Borrows `amount` (decimal text) of a coin into the crossed or a symbol's isolated wallet. */
+export interface BorrowMargin extends Base {
+  type: 'BorrowMargin';
+  uid: string;
+  marginType: MarginType;
+  symbol?: string;
+  coin: string;
+  amount: string;
+}
+
+/** Repays up to `amount` (decimal text) of a coin's debt, interest first, from the same coin. */
+export interface RepayMargin extends Base {
+  type: 'RepayMargin';
+  uid: string;
+  marginType: MarginType;
+  symbol?: string;
+  coin: string;
+  amount: string;
+}
+
+/** Repays every debt of the crossed wallet (or the isolated ones, or one symbol's) at once. */
+export interface FlashRepay extends Base {
+  type: 'FlashRepay';
+  uid: string;
+  marginType: MarginType;
+  coin?: string;
+  symbol?: string;
 }
 
 export interface SetLeverage extends Base {
@@ -497,6 +546,9 @@ export type Command =
   | ReplaceOrder
   | ClosePositions
   | RepayDebt
+  | BorrowMargin
+  | RepayMargin
+  | FlashRepay
   | SetLeverage
   | SetMarginMode
   | SetPositionMode

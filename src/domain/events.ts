@@ -77,6 +77,26 @@ export interface ConvertRecorded {
   timeMs: number;
 }
 
+/**
+ * A margin wallet liquidated (engine/margin/liquidation.ts): its risk ratio when it began, its
+ * assets and debt in USDT then (money units), and the liquidation fee (bourse charges none).
+ */
+export interface MarginLiquidated {
+  type: 'MarginLiquidated';
+  liqId: string;
+  uid: string;
+  /** `crossed_margin`, `unified` or `isolated_margin:SYMBOL`. */
+  wallet: string;
+  /** The isolated wallet's symbol; '' for a crossed (or unified) wallet. */
+  symbol: string;
+  riskRatio: bigint;
+  totalAssetsUsdt: bigint;
+  totalDebtUsdt: bigint;
+  feeUsdt: bigint;
+  startMs: number;
+  endMs: number;
+}
+
 /** A transfer between wallets (of one account, or of a main account and its sub-accounts). */
 export interface TransferRecorded {
   type: 'TransferRecorded';
@@ -269,6 +289,7 @@ export type EngineEvent =
   | FundingRecorded
   | FundingSettled
   | ConvertRecorded
+  | MarginLiquidated
   | TransferRecorded
   | CustomerReferred
   | KycRecorded

@@ -36,6 +36,8 @@ export interface OrderView {
   updatedTimeMs: number;
   /** Spot orders only: the TP/SL presets the order carries (absent: none). */
   spotPresets?: { takeProfit?: PlanPreset; stopLoss?: PlanPreset };
+  /** Margin orders placed with a loanType (v2 margin routes). */
+  loanType?: string;
   /** Futures orders only. */
   futures?: {
     holdSide: string;

@@ -7,6 +7,7 @@
  *
  * (`live` → `filled` directly when one match fills the whole order.)
  */
+import type { LoanType } from './commands.ts';
 import type { Category } from './category.ts';
 import type { PlanPreset } from './plan.ts';
 
@@ -94,6 +95,8 @@ export interface Order {
   futures?: FuturesOrderFields;
   /** Spot only: TP/SL presets as accepted; a TP/SL pair once the order is done (engine/triggers/spot-presets.ts). */
   spotPresets?: { takeProfit?: PlanPreset; stopLoss?: PlanPreset };
+  /** Margin orders only: whether it borrows and repays (absent: autoLoan, the v3 default). */
+  loanType?: LoanType;
   createdTimeMs: number;
   updatedTimeMs: number;
 }

@@ -15,13 +15,14 @@ import { ok, type Outcome } from '../domain/result-code.ts';
 import { createAccount, createApiKey, modifyApiKey, revokeApiKey } from './accounts/accounts.ts';
 import { deposit, withdraw } from './accounts/external-flows.ts';
 import { convertCoins } from './accounts/convert.ts';
-import { createContext } from './context.ts';
+import { createContext, type Context } from './context.ts';
 import { rebuildOpenOrderCounts } from './trading/trading-context.ts';
 import { addInstrument, patchInstrument, setIndexPrice } from './instruments/instruments.ts';
 import { PricePathWalk } from './instruments/price-path.ts';
 import { accrueHourlyInterest, HOUR_MS } from './margin/interest.ts';
 import { enforceMarginRisk } from './margin/liquidation.ts';
-import { repayDebt } from './margin/repay.ts';
+import { flashRepay, repayDebt, repayMargin } from './margin/repay.ts';
+import { borrowMargin } from './margin/borrow.ts';
 import { cancelWithdrawal, settleFunding } from './accounts/funding-status.ts';
 import { createVirtualSubAccount, modifySubAccount } from './accounts/sub-accounts.ts';
 import { transferFunds } from './accounts/transfers.ts';
@@ -98,6 +99,12 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
       return closePositions(trading, command);
     case 'RepayDebt':
       return repayDebt(context, command);
+    case 'BorrowMargin':
+      return borrowMargin(context, command);
+    case 'RepayMargin':
+      return repayMargin(context, command);
+    case 'FlashRepay':
+      return flashRepay(context, command);
     case 'TransferFunds':
       return transferFunds(trading, command);
     case 'CreateVirtualSubAccount':
@@ -150,10 +157,11 @@ function runTradingJobs(trading: TradingContext): void {
 }
 
 /** Jobs that run when the clock passes an hour: interest, and forgetting old clientOids. */
-function runClockJobs(state: EngineState, nowMs: number): void {
+function runClockJobs(context: Context): void {
+  const { state, nowMs } = context;
   const hourStart = Math.floor(nowMs / HOUR_MS) * HOUR_MS;
   if (hourStart <= state.interestChargedToMs) return;
-  accrueHourlyInterest(state, nowMs);
+  accrueHourlyInterest(context);
   for (const [key, entry] of state.clientOids) {
     if (nowMs - entry.timeMs >= CLIENT_OID_WINDOW_MS) state.clientOids.delete(key);
   }
@@ -203,8 +211,8 @@ export class Exchange {
   private enterTime(nowMs: number, events: EngineEvent[] | null): TradingContext {
     const state = this.state;
     state.nowMs = Math.max(state.nowMs, nowMs);
-    runClockJobs(state, state.nowMs);
     const context = createContext(state, state.nowMs, events);
+    runClockJobs(context);
     runBrokerageJobs(context);
     const trading = tradingContext(context, this.books);
     runTradingJobs(trading);

@@ -23,6 +23,7 @@ import {
 import { barRows, candleRows } from './candle-rows.ts';
 import { fundingRateRows, positionSpanRow, takerBuyRows } from './market-stats-rows.ts';
 import { convertRows, walletRecordRows } from './wallet-rows.ts';
+import { marginLiquidationRows } from './margin-rows.ts';
 import { tableOf, type Table } from './schema.ts';
 import { fillBody, orderBody } from './view-bodies.ts';
 
@@ -287,6 +288,8 @@ export function rowsOf(event: EngineEvent): RowWrite[] {
       return [...settledFundingRows(event), ...walletRecordRows(event)];
     case 'ConvertRecorded':
       return convertRows(event);
+    case 'MarginLiquidated':
+      return marginLiquidationRows(event);
     case 'TransferRecorded':
       return transferRows(event);
     case 'CustomerReferred':

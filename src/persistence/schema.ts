@@ -401,6 +401,30 @@ export const MIGRATIONS: readonly Migration[] = [
       },
     ],
   },
+  {
+    // Spot margin liquidations (docs/trading.md, "Margin"): one row per liquidated wallet,
+    // USDT values in minor units, the risk ratio in money units of 1.
+    version: 61,
+    tables: [
+      {
+        name: 'margin_liquidations',
+        columns: [
+          ['liq_id', 'text'],
+          ['uid', 'text'],
+          ['wallet', 'text'],
+          ['symbol', 'text'],
+          ['risk_ratio', 'text'],
+          ['total_assets', 'text'],
+          ['total_debt', 'text'],
+          ['liq_fee', 'text'],
+          ['start_ms', 'integer'],
+          ['end_ms', 'integer'],
+        ],
+        primaryKey: 'liq_id',
+        indexes: [['uid', 'wallet', 'liq_id']],
+      },
+    ],
+  },
 ];
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -39,6 +39,7 @@ import {
   type Sql,
 } from './queries.ts';
 import { convertOf, convertsSql, walletRecordOf, walletRecordsSql } from './wallet-queries.ts';
+import { marginLiquidationOf, marginLiquidationsSql } from './margin-rows.ts';
 
 /** What a store's own code provides; everything else of the port is a read defined here. */
 type StoreCore =
@@ -102,6 +103,9 @@ export function sqlReads(all: (sql: Sql) => Promise<Row[]>): ReadMethods {
     },
     async converts(query) {
       return (await all(convertsSql(query))).map(convertOf);
+    },
+    async marginLiquidations(query) {
+      return (await all(marginLiquidationsSql(query))).map(marginLiquidationOf);
     },
     async candles(query) {
       return (await all(candlesSql(query))).map(candleOf);

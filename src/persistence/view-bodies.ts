@@ -56,9 +56,11 @@ export function orderBody(order: OrderView): string {
       fields.push(presetBody(futures.takeProfit), presetBody(futures.stopLoss));
     values.push(fields);
   }
-  // Spot presets after the (absent) futures element: [null, [takeProfit, stopLoss]].
+  // After the (absent) futures element: a spot order's presets [null, [takeProfit, stopLoss]],
+  // or a margin order's loanType (the two never meet: margin orders take no presets).
   const spot = order.spotPresets;
   if (spot) values.push(null, [presetBody(spot.takeProfit), presetBody(spot.stopLoss)]);
+  else if (order.loanType) values.push(futures ? values.pop() : null, order.loanType);
   return JSON.stringify(values);
 }
 
@@ -93,6 +95,7 @@ export function orderOfRow(row: Row): OrderView {
     createdTimeMs: Number(row.created_ms),
     updatedTimeMs: Number(row.updated_ms),
   };
+  if (typeof values[17] === 'string') view.loanType = values[17];
   const futures = values[16];
   if (Array.isArray(futures)) {
     const field = (index: number) => String(futures[index]);

@@ -38,6 +38,28 @@ export interface BillRow {
   timeMs: number;
 }
 
+export interface MarginLiquidationQuery {
+  uid: string;
+  wallets: readonly string[];
+  startTimeMs?: number;
+  endTimeMs?: number;
+  idLessThan?: string;
+  limit: number;
+}
+
+export interface MarginLiquidationRow {
+  liqId: string;
+  uid: string;
+  wallet: string;
+  symbol: string;
+  riskRatio: bigint;
+  totalAssetsUsdt: bigint;
+  totalDebtUsdt: bigint;
+  feeUsdt: bigint;
+  startMs: number;
+  endMs: number;
+}
+
 export interface BillQuery {
   uid: string;
   /** Wallets to include (a prefix match is not used: exact wallet ids). */
@@ -373,6 +395,8 @@ export interface Store {
   walletRecords(query: WalletRecordQuery): Promise<WalletRecordRow[]>;
   /** Convert trades of an account, newest first. */
   converts(query: ConvertQuery): Promise<ConvertRow[]>;
+  /** Spot margin liquidations of an account's wallets, newest first. */
+  marginLiquidations(query: MarginLiquidationQuery): Promise<MarginLiquidationRow[]>;
   /** A plan by id or clientOid (the latest with that clientOid), live or ended. */
   plan(uid: string, reference: { planId?: string; clientOid?: string }): Promise<PlanView | null>;
   close(): Promise<void>;

@@ -22,7 +22,8 @@ export const CCXT_FLAGS: Readonly<Record<string, string>> = {
   publicAPI: 'the public endpoints: served',
   privateAPI: 'the signed endpoints: served',
   spot: 'spot markets: served',
-  margin: 'spot margin markets: loaded by loadMarkets; the margin endpoints are not served yet',
+  margin:
+    'spot margin: markets loaded by loadMarkets; the v2 crossed and isolated margin endpoints served (ccxt-margin.test.ts)',
   swap: 'perpetual futures: served',
   future: 'delivery futures: served',
   ws: 'the WebSocket endpoints: served',

@@ -8,6 +8,7 @@ import { SDK_V2_ACCOUNT_CASES } from './sdk-v2-account.ts';
 import { SDK_V2_MARKET_CASES } from './sdk-v2-market.ts';
 import { SDK_V2_FUTURES_CASES } from './sdk-v2-futures.ts';
 import { SDK_V2_SPOT_CASES } from './sdk-v2-spot.ts';
+import { SDK_V2_MARGIN_CASES } from './sdk-v2-margin.ts';
 import { SDK_V2_WALLET_CASES } from './sdk-v2-wallet.ts';
 import { SDK_V3_MARKET_CASES } from './sdk-v3-market.ts';
 import { SDK_V3_TRADING_CASES } from './sdk-v3-trading.ts';
@@ -21,6 +22,7 @@ function table<C>(...parts: Record<string, Entry<C>>[]): Readonly<Record<string,
 export const SDK_V2_CASES = table<V2Context>(
   SDK_V2_MARKET_CASES,
   SDK_V2_SPOT_CASES,
+  SDK_V2_MARGIN_CASES,
   SDK_V2_FUTURES_CASES,
   SDK_V2_ACCOUNT_CASES,
   SDK_V2_WALLET_CASES,

@@ -3,7 +3,6 @@
  * reason says what the venue's endpoint is for and why bourse has no equivalent (or that it is
  * not built yet); docs/endpoints.md prints them.
  */
-import { SPOT_MARGIN } from './verdict.ts';
 
 /** Out-of-scope verdicts, which fit an entry of any context. */
 type Group = Record<string, { outOfScope: string }>;
@@ -14,7 +13,8 @@ function each(reason: string, names: readonly string[]): Group {
   return Object.fromEntries(names.map((name) => [name, outOfScope(reason)]));
 }
 
-const MARGIN_STATS = `${SPOT_MARGIN}; its statistics (loan growth, borrowing ratios, leveraged long/short) with it`;
+const MARGIN_STATS =
+  'spot margin statistics (loan growth, borrowing ratios, leveraged long/short) are not modelled';
 const FUND_FLOW =
   "the venue's fund-flow analytics (order-size classes such as whale, dolphin and fish, net inflow) are not computed";
 const BGB =
@@ -46,31 +46,6 @@ export const SDK_V2_SCOPE: Group = {
     'getFuturesLongShortRatio',
     'getMarginLoanGrowthRate',
     'getIsolatedMarginBorrowingRatio',
-  ]),
-  ...each(SPOT_MARGIN, [
-    'getMarginBorrowHistory',
-    'getMarginRepayHistory',
-    'getMarginInterestHistory',
-    'getMarginLiquidationHistory',
-    'getMarginFinancialHistory',
-    'getMarginAccountAssets',
-    'marginBorrow',
-    'marginRepay',
-    'getMarginRiskRate',
-    'getMarginMaxBorrowable',
-    'getMarginMaxTransferable',
-    'getMarginInterestRateAndMaxBorrowable',
-    'getMarginTierConfiguration',
-    'marginFlashRepay',
-    'getMarginFlashRepayResult',
-    'marginSubmitOrder',
-    'marginBatchSubmitOrders',
-    'marginCancelOrder',
-    'marginBatchCancelOrders',
-    'getMarginOpenOrders',
-    'getMarginHistoricOrders',
-    'getMarginHistoricOrderFills',
-    'getMarginLiquidationOrders',
   ]),
   ...each(FUND_FLOW, [
     'getSpotWhaleNetFlowData',

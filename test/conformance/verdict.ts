@@ -35,10 +35,6 @@ export function outOfScope<C>(reason: string): Verdict<C> {
   return { outOfScope: reason };
 }
 
-/** Reasons shared by many entries. */
-export const SPOT_MARGIN =
-  'spot margin (v2 margin endpoints: borrow, repay, margin orders and records) is not served yet; it has an issue of its own';
-
 /** The status word of a verdict, as docs/endpoints.md prints it. */
 export function statusOf<C>(verdict: Verdict<C>): string {
   if ('pending' in verdict) return `pending (${verdict.pending}): ${verdict.why}`;

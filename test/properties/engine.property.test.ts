@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Command, OrderRequest } from '../../src/domain/commands.ts';
+import { LOAN_TYPES, type Command, type OrderRequest } from '../../src/domain/commands.ts';
 import type { Category } from '../../src/domain/category.ts';
 import { parseMoney } from '../../src/domain/money.ts';
 import { Exchange } from '../../src/engine/exchange.ts';
@@ -112,6 +112,7 @@ function generate(seed: number, steps: number): Command[] {
       ['spot', 'BTC', '3'],
       ['crossed_margin', 'USDT', rich ? '20000' : '300'],
       ['crossed_margin', 'ETH', rich ? '5' : '0.05'],
+      ['isolated_margin:BTCUSDT', 'USDT', rich ? '5000' : '200'],
       ['usdt_futures', 'USDT', rich ? '50000' : '400'],
       ['coin_futures', 'BTC', rich ? '2' : '0.01'],
     ] as const) {
@@ -127,6 +128,7 @@ function generate(seed: number, steps: number): Command[] {
     }
   }
   let orderCount = 0;
+  const borrowed: { uid: string; marginType: 'crossed' | 'isolated'; coin: string; symbol?: string }[] = [];
   for (let step = 0; step < steps; step += 1) {
     time += Math.floor(random() * 120_000);
     const market = all[Math.floor(random() * all.length)] as Market;
@@ -152,6 +154,11 @@ function generate(seed: number, steps: number): Command[] {
         ...(market_ ? {} : { price }),
         ...(market.category.endsWith('FUTURES') && random() < 0.25 ? { reduceOnly: true } : {}),
       };
+      // Margin orders: isolated ones (from the symbol's own wallet) and every loanType.
+      if (market.category === 'MARGIN') {
+        if (random() < 0.3) request.marginMode = 'isolated';
+        request.loanType = LOAN_TYPES[Math.floor(random() * LOAN_TYPES.length)] ?? 'autoLoan';
+      }
       commands.push({ type: 'PlaceOrders', timeMs: time, uid, category: market.category, items: [request] });
       orderCount += 1;
     } else if (roll < 0.75 && orderCount > 0) {
@@ -180,6 +187,26 @@ function generate(seed: number, steps: number): Command[] {
         symbol: market.symbol,
         indexPrice,
       });
+    } else if (roll < 0.97) {
+      // Explicit borrowing and repaying, crossed and isolated (refused ones change nothing);
+      // repayments mostly of a wallet and coin borrowed before.
+      const marginType = random() < 0.5 ? 'crossed' : 'isolated';
+      const coin = random() < 0.7 ? 'USDT' : 'BTC';
+      const amount = coin === 'USDT' ? String(Math.floor(random() * 2000)) : (random() * 0.05).toFixed(6);
+      const fresh = {
+        timeMs: time,
+        uid,
+        marginType,
+        coin,
+        ...(marginType === 'isolated' ? { symbol: 'BTCUSDT' } : {}),
+      } as const;
+      const earlier = borrowed[Math.floor(random() * borrowed.length)];
+      const pick = random();
+      if (pick < 0.5 || !earlier) {
+        commands.push({ type: 'BorrowMargin', ...fresh, amount });
+        borrowed.push(fresh);
+      } else if (pick < 0.85) commands.push({ type: 'RepayMargin', ...earlier, timeMs: time, amount });
+      else commands.push({ type: 'FlashRepay', ...earlier, timeMs: time });
     } else {
       commands.push({ type: 'AdvanceClock', timeMs: time, ms: Math.floor(random() * 4 * 60 * 60 * 1000) });
     }

@@ -9,10 +9,11 @@ import { usdtPriceOf } from '../../engine/trading/reference-price.ts';
 import { tradingWallet } from '../../engine/trading/wallets.ts';
 import type { EngineState } from '../../engine/state.ts';
 import { asObject, optionalEnum, optionalString, optionalStringList } from '../params.ts';
-import { caller, reject, unwrap, type Route } from '../request.ts';
+import { caller, reject, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
 import { signedRoutes } from './route-kit.ts';
 import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
+import { repayDebt } from './margin-repay.ts';
 import { nameTable } from '../../domain/name-table.ts';
 
 /** Repay at most this many coins per call (the venue's maxSelection). */
@@ -155,15 +156,7 @@ export function assetRoutes(services: Services): Route[] {
       const payment = optionalStringList(body, 'paymentCoinList', MAX_REPAY_COINS)?.map((coin) =>
         coin.toUpperCase(),
       );
-      // Debt is repaid from the same coin; other payment coins would need a conversion.
-      if (payment && payment.some((coin) => !upper.includes(coin))) reject('PARAM_ERROR', 'paymentCoinList');
-      const outcome = await services.sequencer.submit<{ repaid: bigint }>({
-        type: 'RepayDebt',
-        timeMs: services.clock.now(),
-        uid: caller(request).account.uid,
-        coins: upper,
-      });
-      const { repaid } = unwrap(outcome);
+      const repaid = await repayDebt(services, caller(request).account.uid, upper, payment);
       return { result: repaid > 0n ? 'YES' : 'NO', repayAmount: formatMoney(repaid) };
     }),
   ];

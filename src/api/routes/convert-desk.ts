@@ -58,7 +58,6 @@ function convertible(state: EngineState): Map<string, bigint> {
 
 export class ConvertDesk {
   private readonly quotes = new Map<string, Quote>();
-  private house: Promise<string> | null = null;
   private lastTraceMs = 0;
   private traceSequence = 0;
   /** The engine state the quotes and the house were made on (an operator reset replaces it). */
@@ -76,13 +75,13 @@ export class ConvertDesk {
 
   /**
    * The current engine state. After an operator reset (a new state) the open quotes and the
-   * house account are forgotten: their uids may now name other accounts.
+   * house account are forgotten (convertHouseAccount keys it by state): uids may now name other
+   * accounts.
    */
   private get state(): EngineState {
     const state = this.services.sequencer.exchange.state;
     if (this.made?.deref() !== state) {
       this.quotes.clear();
-      this.house = null;
       this.made = new WeakRef(state);
     }
     return state;
@@ -185,25 +184,41 @@ export class ConvertDesk {
 
   /** The house account: found by label, else created (journaled), once. */
   private houseAccount(): Promise<string> {
-    this.house ??= this.findOrCreateHouse().catch((error: unknown) => {
-      this.house = null;
+    return convertHouseAccount(this.services);
+  }
+}
+
+/**
+ * The house account being found or created, per engine state (an operator reset makes a new
+ * state, whose uids may name other accounts); shared by convert and margin repay.
+ */
+const houses = new WeakMap<EngineState, Promise<string>>();
+
+/** The convert house: found by label, else created (journaled), once per engine state. */
+export function convertHouseAccount(services: Services): Promise<string> {
+  const state = services.sequencer.exchange.state;
+  let house = houses.get(state);
+  if (!house) {
+    house = findOrCreateHouse(services).catch((error: unknown) => {
+      houses.delete(state);
       throw error;
     });
-    return this.house;
+    houses.set(state, house);
   }
+  return house;
+}
 
-  private async findOrCreateHouse(): Promise<string> {
-    for (const account of this.state.accounts.values()) {
-      if (account.label === CONVERT_HOUSE_LABEL && account.kind === 'main') return account.uid;
-    }
-    const created = await this.services.sequencer.submit<{ uid: string }>({
-      type: 'CreateAccount',
-      timeMs: this.services.clock.now(),
-      kind: 'main',
-      parentUid: null,
-      mode: 'classic',
-      label: CONVERT_HOUSE_LABEL,
-    });
-    return unwrap(created).uid;
+async function findOrCreateHouse(services: Services): Promise<string> {
+  for (const account of services.sequencer.exchange.state.accounts.values()) {
+    if (account.label === CONVERT_HOUSE_LABEL && account.kind === 'main') return account.uid;
   }
+  const created = await services.sequencer.submit<{ uid: string }>({
+    type: 'CreateAccount',
+    timeMs: services.clock.now(),
+    kind: 'main',
+    parentUid: null,
+    mode: 'classic',
+    label: CONVERT_HOUSE_LABEL,
+  });
+  return unwrap(created).uid;
 }

@@ -27,6 +27,10 @@ import { adlRankRoutes } from './adl-rank.ts';
 import { v3AccountRoutes } from './v3-account.ts';
 import { publicRoutes } from './public.ts';
 import { walletFamilyRoutes } from './wallet-family.ts';
+import { v2MarginAccountRoutes } from './v2-margin-account.ts';
+import { v2MarginRateRoutes } from './v2-margin-rates.ts';
+import { v2MarginRecordRoutes } from './v2-margin-records.ts';
+import { v2MarginTradeRoutes } from './v2-margin-trade.ts';
 
 export function allRoutes(services: Services): Route[] {
   return [
@@ -47,6 +51,10 @@ export function allRoutes(services: Services): Route[] {
     ...v3StrategyRoutes(services),
     ...v2MixAccountRoutes(services),
     ...v2SpotTradeRoutes(services),
+    ...v2MarginAccountRoutes(services),
+    ...v2MarginRateRoutes(services),
+    ...v2MarginRecordRoutes(services),
+    ...v2MarginTradeRoutes(services),
     ...v2SpotPlanRoutes(services),
     ...v2SpotReplaceRoutes(services),
     ...closePositionRoutes(services),

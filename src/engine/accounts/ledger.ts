@@ -130,8 +130,8 @@ export interface Posting {
   from?: 'available' | 'frozen' | 'margin';
 }
 
-/** Changes an available (or frozen) balance and writes the bill. */
-export function post(context: Context, posting: Posting): void {
+/** Changes an available (or frozen) balance and writes the bill; the bill's id. */
+export function post(context: Context, posting: Posting): string {
   const balance = balanceFor(context.state, posting.uid, posting.wallet, posting.coin);
   if (posting.from === 'frozen') balance.frozen += posting.amount;
   else if (posting.from === 'margin') balance.margin += posting.amount;
@@ -142,7 +142,7 @@ export function post(context: Context, posting: Posting): void {
     throw new Error(`ledger: ${posting.uid} ${posting.wallet} ${posting.coin} would go negative`);
   }
   const billId = context.nextId();
-  if (!context.recording) return;
+  if (!context.recording) return billId;
   context.emit({
     type: 'BillPosted',
     billId,
@@ -157,6 +157,7 @@ export function post(context: Context, posting: Posting): void {
     category: posting.category ?? categoryOfWallet(posting.wallet),
     timeMs: context.nowMs,
   });
+  return billId;
 }
 
 /** Moves funds between available and frozen (no bill: the balance itself is unchanged). */
@@ -170,7 +171,7 @@ export function freeze(context: Context, uid: string, wallet: string, coin: stri
   balance.frozen += amount;
 }
 
-/** Borrowing (margin): available and the debt grow together, so net holdings are unchanged. */
+/** Borrowing (margin): available and the debt grow together, so net holdings are unchanged; the bill's id. */
 export function borrow(
   context: Context,
   uid: string,
@@ -178,8 +179,43 @@ export function borrow(
   coin: string,
   amount: bigint,
   symbol = '',
-): void {
+  businessType: 'borrow' | 'manual_borrow' = 'borrow',
+): string {
   const balance = balanceFor(context.state, uid, wallet, coin);
   balance.borrowed += amount;
-  post(context, { uid, wallet, coin, amount, businessType: 'borrow', symbol, category: 'MARGIN' });
+  return post(context, { uid, wallet, coin, amount, businessType, symbol, category: 'MARGIN' });
+}
+
+/**
+ * Writes the bill of a margin interest charge: the balance is unchanged (interest is a debt,
+ * Balance.interest), so the amount is 0 and the fee is the interest charged.
+ */
+export function postInterest(
+  context: Context,
+  charge: {
+    uid: string;
+    wallet: string;
+    coin: string;
+    symbol?: string;
+    amount: bigint;
+    businessType: string;
+  },
+): void {
+  const balance = balanceFor(context.state, charge.uid, charge.wallet, charge.coin);
+  const billId = context.nextId();
+  if (!context.recording) return;
+  context.emit({
+    type: 'BillPosted',
+    billId,
+    uid: charge.uid,
+    wallet: charge.wallet,
+    coin: charge.coin,
+    symbol: charge.symbol ?? '',
+    amount: 0n,
+    fee: charge.amount,
+    balanceAfter: walletTotal(balance),
+    businessType: charge.businessType,
+    category: 'MARGIN',
+    timeMs: context.nowMs,
+  });
 }

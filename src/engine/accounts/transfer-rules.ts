@@ -11,6 +11,7 @@
  * - a wallet with margin debt keeps its risk ratio (valuation.ts) under the warning ratio
  *   (the instrument's warningRiskRatio, 0.8 by default) after the transfer.
  */
+import { maintenanceRate } from '../margin/tiers.ts';
 import { divide, parseScaled } from '../../domain/decimal.ts';
 import { instrumentKey } from '../../domain/instrument.ts';
 import { MONEY_ONE, MONEY_SCALE } from '../../domain/money.ts';
@@ -111,9 +112,9 @@ export function debtAllowsTransfer(
   const value = walletValue(state, uid, wallet);
   if (value.liabilitiesUsdt === 0n) return true;
   const removedUsdt = divide(amount * (usdtPriceOf(state, coin) ?? 0n), MONEY_ONE, 'up');
-  const ratio = riskRatio({
-    assetsUsdt: value.assetsUsdt - removedUsdt,
-    liabilitiesUsdt: value.liabilitiesUsdt,
-  });
+  const ratio = riskRatio(
+    { assetsUsdt: value.assetsUsdt - removedUsdt, liabilitiesUsdt: value.liabilitiesUsdt },
+    maintenanceRate(wallet.startsWith('isolated_margin:')),
+  );
   return ratio === null || ratio < warningRatio(state, wallet);
 }

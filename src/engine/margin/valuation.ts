@@ -29,12 +29,15 @@ export function walletValue(state: EngineState, uid: string, wallet: string): Wa
   return { assetsUsdt, liabilitiesUsdt };
 }
 
-/** Risk ratio in money units of 1 (MONEY_ONE = 100 %); null when there is no debt. */
-export function riskRatio(value: WalletValue): bigint | null {
+/**
+ * Risk ratio in money units of 1 (MONEY_ONE = 100 %); null when there is no debt.
+ * `maintenance`: 10 % crossed, the isolated tier's rate for an isolated wallet.
+ */
+export function riskRatio(value: WalletValue, maintenance = CROSS_MAINTENANCE_RATIO): bigint | null {
   if (value.liabilitiesUsdt === 0n) return null;
   const net = value.assetsUsdt - value.liabilitiesUsdt;
   if (net <= 0n) return 100n * MONEY_ONE;
-  return divide(value.liabilitiesUsdt * CROSS_MAINTENANCE_RATIO, net, 'up');
+  return divide(value.liabilitiesUsdt * maintenance, net, 'up');
 }
 
 /** How much more USDT value may be borrowed at `leverage`: equity × (leverage − 1) − debt. */

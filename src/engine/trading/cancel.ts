@@ -19,6 +19,7 @@ export function findOpenOrder(state: EngineState, uid: string, reference: OrderR
   if (!order || order.uid !== uid) return undefined;
   if (reference.symbol && order.symbol !== reference.symbol) return undefined;
   if (reference.category && order.category !== reference.category) return undefined;
+  if (reference.wallet && order.wallet !== reference.wallet) return undefined;
   return order;
 }
 

@@ -1,18 +1,14 @@
 /**
  * Holds: placing an order freezes what it may spend (a buy: its quote value or market amount;
- * a sell: its base quantity). A margin order first borrows what the wallet lacks, up to the
- * instrument's cross leverage (auto-borrow).
+ * a sell: its base quantity). A margin order first borrows what the wallet lacks, up to what
+ * the wallet may borrow (auto-borrow, margin/borrow.ts), unless its loanType forbids it.
  */
-import { divide } from '../../domain/decimal.ts';
 import type { Instrument } from '../../domain/instrument.ts';
-import { MONEY_ONE } from '../../domain/money.ts';
 import { fail, ok, type Outcome } from '../../domain/result-code.ts';
 import type { Context } from '../context.ts';
-import { borrow, findBalance, freeze, readBalance } from '../accounts/ledger.ts';
+import { freeze, readBalance } from '../accounts/ledger.ts';
 import { lotsToMoney, quoteValue } from '../instruments/scales.ts';
-import { chargeInterest } from '../margin/interest.ts';
-import { borrowableUsdt, walletValue } from '../margin/valuation.ts';
-import { usdtPriceOf } from './reference-price.ts';
+import { borrowInto, maxBorrowable } from '../margin/borrow.ts';
 import type { ValidOrder } from './validate.ts';
 
 export interface Hold {
@@ -29,26 +25,24 @@ export function holdFor(order: ValidOrder, side: 'buy' | 'sell'): Hold {
   return { coin: instrument.quoteCoin, amount };
 }
 
-/** Checks and (margin) borrows, then freezes. Changes nothing when it fails. */
+/**
+ * Checks and (margin, when the order may borrow) borrows, then freezes. Changes nothing when
+ * it fails.
+ */
 export function placeHold(
   context: Context,
   uid: string,
   wallet: string,
   instrument: Instrument,
   hold: Hold,
+  mayBorrow = true,
 ): Outcome<true> {
   const available = readBalance(context.state, uid, wallet, hold.coin).available;
   const shortfall = hold.amount - available;
   if (shortfall > 0n) {
-    if (instrument.category !== 'MARGIN') return fail('INSUFFICIENT_BALANCE');
-    const price = usdtPriceOf(context.state, hold.coin);
-    if (price === null) return fail('INSUFFICIENT_BALANCE');
-    const leverage = BigInt(Number(instrument.maxCrossedLeverage || '1'));
-    const room = borrowableUsdt(walletValue(context.state, uid, wallet), leverage);
-    if (divide(shortfall * price, MONEY_ONE, 'up') > room) return fail('INSUFFICIENT_BALANCE');
-    borrow(context, uid, wallet, hold.coin, shortfall, instrument.symbol);
-    const balance = findBalance(context.state, uid, wallet, hold.coin);
-    if (balance) chargeInterest(context.state, hold.coin, balance, shortfall, 1);
+    if (instrument.category !== 'MARGIN' || !mayBorrow) return fail('INSUFFICIENT_BALANCE');
+    if (shortfall > maxBorrowable(context.state, uid, wallet, hold.coin)) return fail('INSUFFICIENT_BALANCE');
+    borrowInto(context, { uid, wallet, coin: hold.coin, symbol: instrument.symbol }, shortfall, 'borrow');
   }
   freeze(context, uid, wallet, hold.coin, hold.amount);
   return ok(true);

@@ -31,7 +31,7 @@ export interface NewOrder {
   clientOid: string;
   category: Order['category'];
   wallet: string;
-  request: Pick<OrderRequest, 'side' | 'orderType' | 'timeInForce' | 'stpMode'>;
+  request: Pick<OrderRequest, 'side' | 'orderType' | 'timeInForce' | 'stpMode' | 'loanType'>;
   valid: ValidOrder;
   hold: { coin: string; amount: bigint };
   source: Order['source'];
@@ -67,6 +67,7 @@ export function openOrder(trading: TradingContext, fields: NewOrder): Order {
     holdAmount: fields.hold.amount,
     sequence: state.nextSequence++,
     source: fields.source,
+    ...(fields.category === 'MARGIN' && request.loanType ? { loanType: request.loanType } : {}),
     createdTimeMs: nowMs,
     updatedTimeMs: nowMs,
   };

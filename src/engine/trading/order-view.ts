@@ -59,6 +59,7 @@ export function orderView(instrument: Instrument, order: Order): OrderView {
     createdTimeMs: order.createdTimeMs,
     updatedTimeMs: order.updatedTimeMs,
     ...(order.spotPresets ? { spotPresets: { ...order.spotPresets } } : {}),
+    ...(order.loanType ? { loanType: order.loanType } : {}),
     ...(order.futures
       ? {
           futures: {

@@ -19,6 +19,7 @@ import { execute, openOrder } from './order-entry.ts';
 import { finish, lineOf, openCount, type TradingContext } from './trading-context.ts';
 import { validateOrder, type ValidOrder } from './validate.ts';
 import { tradingWallet } from './wallets.ts';
+import { marginWallet } from '../margin/margin-wallet.ts';
 
 // Order entry moved below placement (order-entry.ts) so futures placement can share it
 // without importing this module; re-exported for the modules that take it from here.
@@ -74,9 +75,14 @@ export function placeOne(
     if (!checked.ok) return { orderId: '', clientOid, ...checked };
     presets = checked.value;
   }
-  const wallet = tradingWallet(state, uid, command.category);
+  const wallet =
+    command.category === 'MARGIN'
+      ? marginWallet(state, uid, request.marginMode ?? 'crossed', valid.instrument.symbol)
+      : tradingWallet(state, uid, command.category);
   const hold = holdFor(valid, request.side);
-  const held = placeHold(context, uid, wallet, valid.instrument, hold);
+  const loanType = request.loanType ?? 'autoLoan';
+  const mayBorrow = loanType === 'autoLoan' || loanType === 'autoLoanAndRepay';
+  const held = placeHold(context, uid, wallet, valid.instrument, hold, mayBorrow);
   if (!held.ok) return { orderId: '', clientOid, ...held };
 
   const order = openOrder(trading, {

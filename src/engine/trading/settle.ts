@@ -11,6 +11,7 @@ import { findBalance, post } from '../accounts/ledger.ts';
 import { lotsToMoney, lotsToQuantity, ticksToPrice } from '../instruments/scales.ts';
 import type { Fill } from '../matching/index.ts';
 import { recordFill } from './fill-record.ts';
+import { repayCoin } from '../margin/repay.ts';
 import { isFutures } from '../../domain/category.ts';
 import { settleFuturesSide } from '../futures/settle.ts';
 import { touch, type TradingContext } from './trading-context.ts';
@@ -61,6 +62,10 @@ function settleSide(
   });
   const fees = context.state.feesCollected;
   if (fee > 0n) fees.set(receivedCoin, (fees.get(receivedCoin) ?? 0n) + fee);
+  // Margin autoRepay / autoLoanAndRepay: what the fill brings in pays that coin's debt at once.
+  if (order.loanType === 'autoRepay' || order.loanType === 'autoLoanAndRepay') {
+    repayCoin(context, uid, wallet, receivedCoin, undefined, 'auto_repay');
+  }
 
   order.holdAmount -= paid;
   order.filledLots += fill.lots;
