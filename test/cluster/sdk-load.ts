@@ -34,6 +34,9 @@ function codeOf(error: unknown): string {
 }
 
 /** One client: places a resting buy, cancels every third, against whichever engine answers. */
+/** Resting orders one worker keeps at most (six workers: far below 400). */
+const RESTING_PER_WORKER = 40;
+
 export async function client(
   worker: number,
   engines: Engine[],
@@ -52,6 +55,9 @@ export async function client(
       }),
   );
   let target = 0;
+  // The orders this worker left resting, oldest first: kept under RESTING_PER_WORKER so that a
+  // fast run never meets the venue's 400 open orders per business line (43005).
+  const resting: { clientOid: string; orderId: string }[] = [];
   for (let n = 0; !until(); n += 1) {
     const clientOid = `w${worker}-${n}`;
     const sdk = sdks[target] as RestClientV2;
@@ -75,6 +81,13 @@ export async function client(
       if (n % 3 === 0) {
         await sdk.spotCancelOrder({ symbol: 'BTCUSDT', orderId: placed.data.orderId });
         load.cancelled.add(clientOid);
+      } else {
+        resting.push({ clientOid, orderId: placed.data.orderId });
+        const oldest = resting.length > RESTING_PER_WORKER ? resting.shift() : undefined;
+        if (oldest) {
+          await sdk.spotCancelOrder({ symbol: 'BTCUSDT', orderId: oldest.orderId });
+          load.cancelled.add(oldest.clientOid);
+        }
       }
       // A market buy of 10 USDT: a trade against the liquidity provider's asks.
       if (options.trades && n % 3 === 1)
