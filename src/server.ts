@@ -31,8 +31,11 @@ import { openStore, sqliteFileOf } from './persistence/open-store.ts';
 import { lockPostgresDatabase } from './persistence/postgres/database-lock.ts';
 import { describeUrl } from './persistence/postgres/postgres-store.ts';
 import type { Clock } from './ports/clock.ts';
+import type { JournalEntry, Store } from './ports/store.ts';
 import { realClock, simulatedClock } from './runtime/clocks.ts';
 import { lockDataDir } from './runtime/data-dir-lock.ts';
+import { projectedReads } from './runtime/projected-reads.ts';
+import { Projector } from './runtime/projector.ts';
 import { recover, type RecoveryProgress } from './runtime/recovery.ts';
 import { Sequencer } from './runtime/sequencer.ts';
 import { SecretBox } from './security/secrets.ts';
@@ -134,14 +137,40 @@ async function openRecovered(
     for (const text of advice) logger.info('PostgreSQL setting', { advice: text });
   }
   let recoveryMs = 0;
+  // Entries the projector had not written at the last stop are run with their events.
+  const projectedSeq = store.projectedSeq ? await store.projectedSeq() : undefined;
   const recovered = await recover(store, {
     signal,
+    ...(projectedSeq === undefined ? {} : { eventsAfter: projectedSeq }),
     onProgress(progress) {
       recoveryMs = progress.elapsedMs;
       logRecovery(logger, progress);
     },
   });
-  return { store, recovered, recoveryMs, onStoreError };
+  const projector = await openProjector(config, store, projectedSeq, recovered.unprojected, onStoreError);
+  if (projector) taken.push(() => projector.stop());
+  return { store, recovered, recoveryMs, onStoreError, projector };
+}
+
+/**
+ * The projector (runtime/projector.ts), given what recovery found unprojected: it catches up
+ * in the background when projections are written behind (the default), and before the start
+ * goes on when they are written with the journal (BOURSE_PROJECTION=inline, then null).
+ */
+async function openProjector(
+  config: Config,
+  store: Store,
+  projectedSeq: number | undefined,
+  unprojected: JournalEntry[],
+  onError: (error: unknown) => void,
+): Promise<Projector | null> {
+  if (projectedSeq === undefined || !store.project) return null;
+  const projector = new Projector({ project: store.project.bind(store) }, projectedSeq, { onError });
+  projector.enqueue(unprojected);
+  if (config.projection === 'behind' && store.appendJournal) return projector;
+  await projector.idle();
+  projector.stop();
+  return null;
 }
 
 function logRecovery(logger: Logger, progress: RecoveryProgress): void {
@@ -169,7 +198,7 @@ function keyedServices(
   logger: Logger,
   metrics: Metrics | null,
 ): Services {
-  const { store, recovered, onStoreError } = opened;
+  const { store, recovered, onStoreError, projector } = opened;
   const box = new SecretBox(serverKey.key);
   const apiKeys = recovered.exchange.state.apiKeys.values();
   const { unopened } = checkServerKey(box, apiKeys, serverKey, describeStore(config));
@@ -185,6 +214,7 @@ function keyedServices(
         error: error instanceof Error ? (error.stack ?? error.message) : String(error),
       }),
     ...(metrics ? { onAppended: metrics.journalAppended } : {}),
+    ...(projector ? { projector } : {}),
   });
   const startMs = config.clockStartMs ?? Date.now();
   const clock: Clock =
@@ -193,7 +223,8 @@ function keyedServices(
       : realClock();
   return {
     sequencer,
-    store,
+    // History reads wait for the projector to pass what was acknowledged (read-your-writes).
+    store: projector ? projectedReads(store, projector, () => projector.lastQueued) : store,
     clock,
     box,
     wallNow: () => Date.now(),
