@@ -62,7 +62,7 @@ export function projectorPositionValues(seq: number): [string, number] {
  * the journal's end) or an empty one (0). Run on open, before any append.
  */
 export const INITIAL_PROJECTOR_POSITION_SQL =
-  "INSERT INTO projector_position (name, seq) SELECT 'main', COALESCE(MAX(seq), 0) FROM journal " +
+  "INSERT INTO projector_position (name, seq) SELECT 'main', (SELECT COALESCE(MAX(seq), 0) FROM journal) " +
   'WHERE NOT EXISTS (SELECT 1 FROM projector_position)';
 
 /** The projector position stored, as a query (`seq`, one row). */
