@@ -15,6 +15,7 @@ import { parseDemoCredentials, type DemoCredentials } from './demo-credentials.t
 import { parseMetricsSettings, type MetricsSettings } from './api/health-routes.ts';
 import { parseConvertSettings, type ConvertSettings } from './api/routes/convert-settings.ts';
 import { parseRetention, type RetentionPolicy } from './persistence/retention.ts';
+import { DEFAULT_READ_WAIT_MS } from './runtime/projected-reads.ts';
 
 export interface Config {
   host: string;
@@ -43,6 +44,8 @@ export interface Config {
   sqliteWriter: 'thread' | 'inline';
   /** Projection rows written behind the journal (default) or with it (BOURSE_PROJECTION). */
   projection: 'behind' | 'inline';
+  /** How long a history read waits for the projector before a retryable error (BOURSE_PROJECTION_READ_WAIT_MS). */
+  projectionReadWaitMs: number;
   /** Plain keep-alive requests parsed by bourse's HTTP/1.1 fast path, the rest by node:http (BOURSE_HTTP_FAST_PATH). */
   httpFastPath: boolean;
   /** Head and request timeouts and the connection cap (BOURSE_HTTP_*; docs/configuration.md). */
@@ -136,6 +139,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: databaseUrl(env.BOURSE_DATABASE_URL),
     sqliteWriter: sqliteWriter(env.BOURSE_SQLITE_WRITER),
     projection: projection(env.BOURSE_PROJECTION),
+    projectionReadWaitMs: integer(
+      env.BOURSE_PROJECTION_READ_WAIT_MS,
+      DEFAULT_READ_WAIT_MS,
+      'BOURSE_PROJECTION_READ_WAIT_MS',
+    ),
     httpFastPath: flag(env.BOURSE_HTTP_FAST_PATH, true, 'BOURSE_HTTP_FAST_PATH'),
     http: parseHttpLimits(env),
     market: { feeds: parseFeedConfig(env.BOURSE_FEED), liquidity: parseLiquidityConfig(env) },

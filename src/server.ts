@@ -224,7 +224,9 @@ function keyedServices(
   return {
     sequencer,
     // History reads wait for the projector to pass what was acknowledged (read-your-writes).
-    store: projector ? projectedReads(store, projector, () => projector.lastQueued) : store,
+    store: projector
+      ? projectedReads(store, projector, () => projector.lastQueued, config.projectionReadWaitMs)
+      : store,
     clock,
     box,
     wallNow: () => Date.now(),
