@@ -21,7 +21,12 @@ async function trader(url: string, operator: OperatorClient): Promise<RestClient
   await operator.deposit(uid, { coin: 'USDT', amount: '1000000', wallet: 'spot' });
   await operator.deposit(uid, { coin: 'BTC', amount: '10', wallet: 'spot' });
   const key = await operator.createApiKey(uid);
-  return new RestClientV2({ apiKey: key.apiKey, apiSecret: key.secretKey, apiPass: key.passphrase, baseUrl: url });
+  return new RestClientV2({
+    apiKey: key.apiKey,
+    apiSecret: key.secretKey,
+    apiPass: key.passphrase,
+    baseUrl: url,
+  });
 }
 
 /** One client's rounds: a resting sell and a crossing buy, each read back at once. */
