@@ -29,8 +29,8 @@ interface Waiter {
   resolve: (reached: boolean) => void;
 }
 
-export const DEFAULT_MAX_LAG_ENTRIES = 8_192;
-const DEFAULT_MAX_BATCH_ENTRIES = 4_096;
+export const DEFAULT_MAX_LAG_ENTRIES = 2_048;
+const DEFAULT_MAX_BATCH_ENTRIES = 256;
 
 export class Projector {
   private queue: JournalEntry[] = [];
