@@ -314,6 +314,11 @@ export interface Store {
   /** The projector's stored position: every entry up to it has its projection rows written. */
   projectedSeq?(): Promise<number>;
   /**
+   * Entries per `project` call at most: where projections and appends share one writer (the
+   * SQLite writer thread), a smaller batch lets the appends queued behind it through sooner.
+   */
+  readonly projectBatchEntries?: number;
+  /**
    * How many appends may be in flight at once (default 1: the sequencer waits for each). A
    * store that allows more applies them in call order, and fails every append called after
    * a failed one, without writing it, until `resume()`: the journal never gets a gap.
