@@ -31,6 +31,12 @@
  * jobs included, is rolled back: the engine is rebuilt from the store once what came before
  * it is durable (rollback.ts says how, and what callers see meanwhile).
  *
+ * With a projector (runtime/projector.ts, the server's default) an append writes the journal
+ * entries alone; once durable they go to the projector, which writes the read models behind
+ * them, and only then are they answered (history reads wait for it: projected-reads.ts). A
+ * snapshot is saved only once the projector has passed it, and answers wait while it is
+ * further behind than its bound.
+ *
  * `replace` (the operator's reset, src/admin/reset.ts) swaps in a new engine and the store's
  * whole contents at once: new commands are refused (SERVICE_RESETTING) while it runs, the
  * store replaces everything in one transaction, and memory follows what the store then holds.
