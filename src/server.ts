@@ -208,7 +208,13 @@ function keyedServices(
   if (unopened > 0)
     logger.error('API keys sealed under another server key cannot be used', { count: unopened });
   saveNewServerKey(serverKey);
-  const sequencer = new Sequencer(recovered.exchange, recovered.seq, store, {
+  // History reads wait for the projector to pass what was acknowledged (read-your-writes).
+  // The sequencer writes through the same object, so a write patched on services.store (tests'
+  // fault injection) is the one it uses.
+  const served = projector
+    ? projectedReads(store, projector, () => projector.lastQueued, config.projectionReadWaitMs)
+    : store;
+  const sequencer = new Sequencer(recovered.exchange, recovered.seq, served, {
     snapshotEvery: config.snapshotEvery,
     onStoreError,
     onEngineError: (error, command) =>
@@ -226,10 +232,7 @@ function keyedServices(
       : realClock();
   return {
     sequencer,
-    // History reads wait for the projector to pass what was acknowledged (read-your-writes).
-    store: projector
-      ? projectedReads(store, projector, () => projector.lastQueued, config.projectionReadWaitMs)
-      : store,
+    store: served,
     clock,
     box,
     wallNow: () => Date.now(),

@@ -51,7 +51,8 @@ export const DEFAULT_READ_WAIT_MS = 5_000;
 
 /**
  * `store` with its projected reads waiting for `projector` to pass `acknowledgedSeq()` (the
- * sequencer's last durable entry when the read is called). Everything else is the store's own.
+ * sequencer's last durable entry when the read is called). Everything else is the store's own,
+ * reached through the prototype (getters included); any member may be replaced on the result.
  */
 export function projectedReads<S extends Store>(
   store: S,
@@ -68,7 +69,12 @@ export function projectedReads<S extends Store>(
         throw new ProjectionBehindError(seq, projector.position);
       return read.apply(store, args);
     };
-    Object.defineProperty(wrapped, name, { value: waiting, enumerable: true });
+    Object.defineProperty(wrapped, name, {
+      value: waiting,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return wrapped;
 }

@@ -121,10 +121,10 @@ export class Sequencer {
     const projector = options.projector ?? null;
     if (projector && !store.appendJournal) throw new Error('a projector needs a store with appendJournal');
     this.projector = projector;
-    this.appendToStore =
-      projector && store.appendJournal
-        ? store.appendJournal.bind(store)
-        : (entries: readonly JournalEntry[]) => store.append(entries);
+    // Looked up on each call: a store's method replaced later (fault injection) is the one used.
+    this.appendToStore = projector
+      ? (entries) => (store.appendJournal ?? store.append).call(store, entries)
+      : (entries) => store.append(entries);
   }
 
   get exchange(): Exchange {
