@@ -16,7 +16,14 @@
  *
  * Then the paced run: a fixed request rate at half of the goal (goal 100,000 orders/s on
  * SQLite, 50,000 on PostgreSQL: 2,500 and 1,250 requests/s), reporting p99 from the scheduled
- * send time.
+ * send time; and at half of each server's own rate, with the bare server paced at that same
+ * rate right after (p99 × bare).
+ *
+ * Projections are written behind the journal (the server's default); a store named with
+ * `-projection-inline` (sqlite-projection-inline, postgres-projection-inline: BOURSE_PROJECTION
+ * =inline) writes them with the journal before the answer, as bourse did before, in the same
+ * run. After each measurement of a bourse the bench waits until its projector has caught up
+ * (bench/support/settle-projection.ts), so it never runs beside the next measurement.
  *
  * Settings: BENCH_RUNS (5), BENCH_DURATION_MS (4000), BENCH_WARMUP_MS (1500),
  * BENCH_CONNECTIONS (64), BENCH_STORES (sqlite,postgres; also sqlite-thread and sqlite-inline:
@@ -41,18 +48,25 @@ import type { OrderLoadInput, OrderLoadResult } from './support/order-load-proce
 import { orderBatch, ORDERS_PER_REQUEST, type Workload } from './support/order-batch.ts';
 import { runOrderLoad as load } from './support/order-load.ts';
 import { openConsoleViewer, type ConsoleViewer } from './support/console-viewer.ts';
+import { settleProjection } from './support/settle-projection.ts';
 
 const PATH = '/api/v3/trade/place-batch';
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1500);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
-const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',').filter(Boolean);
+const STORES = (
+  process.env.BENCH_STORES ?? 'sqlite,postgres,sqlite-projection-inline,postgres-projection-inline'
+)
+  .split(',')
+  .filter(Boolean);
 const GOAL_ORDERS_PER_SECOND: Record<string, number> = {
   sqlite: 100_000,
   'sqlite-thread': 100_000,
   'sqlite-inline': 100_000,
+  'sqlite-projection-inline': 100_000,
   postgres: 50_000,
+  'postgres-projection-inline': 50_000,
 };
 
 interface Target {
@@ -70,6 +84,8 @@ interface Row {
   ratios: number[];
   pacedGoal?: OrderLoadResult[];
   pacedHalf?: OrderLoadResult[];
+  /** The bare server paced at the same rate as each of `pacedHalf`, right after it. */
+  bareAtHalf?: OrderLoadResult[];
 }
 
 const WITH_CONSOLE = process.env.BENCH_CONSOLE === 'on';
@@ -82,9 +98,10 @@ async function main(): Promise<void> {
   try {
     const targets: Target[] = [];
     for (const store of STORES) {
-      const databaseUrl = store === 'postgres' ? await benchDatabase(cleanups) : undefined;
+      const databaseUrl = store.startsWith('postgres') ? await benchDatabase(cleanups) : undefined;
       const writer = /^sqlite-(thread|inline)$/.exec(store)?.[1];
       const env: Record<string, string> = writer ? { BOURSE_SQLITE_WRITER: writer } : {};
+      if (store.endsWith('-projection-inline')) env.BOURSE_PROJECTION = 'inline';
       const child = await startBourseChild({ databaseUrl, env });
       children.push(child);
       targets.push({ name: `bourse, ${store}`, port: child.port, store });
@@ -104,7 +121,10 @@ async function main(): Promise<void> {
     }
     const measure = async (input: OrderLoadInput, target: Target) => {
       await (target.console ? viewer?.show() : viewer?.hide());
-      return load(input);
+      const result = await load(input);
+      const child = target.store ? children[STORES.indexOf(target.store)] : undefined;
+      if (child) await settleProjection(child.url, child.trader);
+      return result;
     };
 
     const inputFor = (
@@ -161,15 +181,20 @@ async function main(): Promise<void> {
             (result, run) => result.requestsPerSecond / (bareRuns[run]?.requestsPerSecond ?? 1),
           ),
         };
-        if (target.store && !target.console && workload === 'entry') {
-          // Paced: at half the goal, and at half of what this server sustained.
+        if (target.store && !target.console) {
+          // Paced: at half the goal (entry), and at half of what this server sustained, with
+          // the bare server at that same rate right after.
           const goal = (GOAL_ORDERS_PER_SECOND[target.store] ?? 50_000) / 2 / ORDERS_PER_REQUEST;
           const half = median(runs.map((result) => result.requestsPerSecond)) / 2;
-          row.pacedGoal = [];
+          const bareTarget = targets[0] as Target;
+          if (workload === 'entry') row.pacedGoal = [];
           row.pacedHalf = [];
+          row.bareAtHalf = [];
           for (let run = 0; run < Math.max(1, Math.ceil(RUNS / 2)); run += 1) {
-            row.pacedGoal.push(await measure(inputFor(target, body, DURATION_MS, goal), target));
+            if (row.pacedGoal)
+              row.pacedGoal.push(await measure(inputFor(target, body, DURATION_MS, goal), target));
             row.pacedHalf.push(await measure(inputFor(target, body, DURATION_MS, half), target));
+            row.bareAtHalf.push(await measure(inputFor(bareTarget, body, DURATION_MS, half), bareTarget));
           }
         }
         rows.push(row);
@@ -188,6 +213,15 @@ function paced(runs: OrderLoadResult[] | undefined): string {
   return `${median(runs.map((result) => result.p99Ms)).toFixed(1)} ms (${Math.round(rate).toLocaleString('en-US')}/s served)`;
 }
 
+/** The bare server's p99 at each server's half rate, and that server's p99 over it (median of per-run ratios). */
+function bareAt(row: Row): string {
+  const bare = row.bareAtHalf;
+  const own = row.pacedHalf;
+  if (!bare || bare.length === 0 || !own) return '–';
+  const ratios = own.map((result, run) => result.p99Ms / (bare[run]?.p99Ms ?? Number.NaN));
+  return `${median(bare.map((result) => result.p99Ms)).toFixed(1)} ms (${median(ratios).toFixed(1)}×)`;
+}
+
 function report(rows: Row[]): void {
   const lines = [
     `Signed POST ${PATH}, ${ORDERS_PER_REQUEST} orders per request, durable before the answer, ` +
@@ -196,8 +230,8 @@ function report(rows: Row[]): void {
       'generator in their own processes, loopback)',
     ...(STORES.includes('postgres') ? [postgresSettingsLine()] : []),
     '',
-    '| workload | server | orders/s | p50 ms | p99 ms | × bare | goal orders/s | p99 at half the goal rate | p99 at half its own rate |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| workload | server | orders/s | p50 ms | p99 ms | × bare | goal orders/s | p99 at half the goal rate | p99 at half its own rate | bare p99 at that rate (×) |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const row of rows) {
     const rps = median(row.runs.map((result) => result.requestsPerSecond));
@@ -207,7 +241,7 @@ function report(rows: Row[]): void {
         `${median(row.runs.map((result) => result.p50Ms)).toFixed(1)} | ` +
         `${median(row.runs.map((result) => result.p99Ms)).toFixed(1)} | ` +
         `${row.target.store ? median(row.ratios).toFixed(3) : '1'} | ${goal ? goal.toLocaleString('en-US') : '–'} | ` +
-        `${paced(row.pacedGoal)} | ${paced(row.pacedHalf)} |`,
+        `${paced(row.pacedGoal)} | ${paced(row.pacedHalf)} | ${bareAt(row)} |`,
     );
   }
   for (const open of rows.filter((row) => row.target.console)) {

@@ -16,6 +16,7 @@ import { parseMetricsSettings, type MetricsSettings } from './api/health-routes.
 import { parseConvertSettings, type ConvertSettings } from './api/routes/convert-settings.ts';
 import { parseRetention, type RetentionPolicy } from './persistence/retention.ts';
 import { parseClusterConfig, type ClusterConfig } from './cluster/cluster-config.ts';
+import { DEFAULT_READ_WAIT_MS } from './runtime/projected-reads.ts';
 
 export interface Config {
   host: string;
@@ -42,6 +43,10 @@ export interface Config {
   databaseUrl: string | undefined;
   /** SQLite writes in a writer thread (default) or inline on the event loop (BOURSE_SQLITE_WRITER). */
   sqliteWriter: 'thread' | 'inline';
+  /** Projection rows written behind the journal (default) or with it (BOURSE_PROJECTION). */
+  projection: 'behind' | 'inline';
+  /** How long a history read waits for the projector before a retryable error (BOURSE_PROJECTION_READ_WAIT_MS). */
+  projectionReadWaitMs: number;
   /** Plain keep-alive requests parsed by bourse's HTTP/1.1 fast path, the rest by node:http (BOURSE_HTTP_FAST_PATH). */
   httpFastPath: boolean;
   /** Head and request timeouts and the connection cap (BOURSE_HTTP_*; docs/configuration.md). */
@@ -99,6 +104,12 @@ function sqliteWriter(value: string | undefined): 'thread' | 'inline' {
   throw new Error('BOURSE_SQLITE_WRITER must be thread or inline');
 }
 
+function projection(value: string | undefined): 'behind' | 'inline' {
+  if (value === undefined || value === '' || value === 'behind') return 'behind';
+  if (value === 'inline') return 'inline';
+  throw new Error('BOURSE_PROJECTION must be behind or inline');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const clock = env.BOURSE_CLOCK ?? 'real';
   if (clock !== 'real' && clock !== 'simulated') throw new Error('BOURSE_CLOCK must be real or simulated');
@@ -130,6 +141,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoCredentials: parseDemoCredentials(env, seedDemo),
     databaseUrl: databaseUrl(env.BOURSE_DATABASE_URL),
     sqliteWriter: sqliteWriter(env.BOURSE_SQLITE_WRITER),
+    projection: projection(env.BOURSE_PROJECTION),
+    projectionReadWaitMs: integer(
+      env.BOURSE_PROJECTION_READ_WAIT_MS,
+      DEFAULT_READ_WAIT_MS,
+      'BOURSE_PROJECTION_READ_WAIT_MS',
+    ),
     httpFastPath: flag(env.BOURSE_HTTP_FAST_PATH, true, 'BOURSE_HTTP_FAST_PATH'),
     http: parseHttpLimits(env),
     market: { feeds: parseFeedConfig(env.BOURSE_FEED), liquidity: parseLiquidityConfig(env) },

@@ -32,8 +32,11 @@ import { openStore, sqliteFileOf } from './persistence/open-store.ts';
 import { lockPostgresDatabase } from './persistence/postgres/database-lock.ts';
 import { describeUrl } from './persistence/postgres/postgres-store.ts';
 import type { Clock } from './ports/clock.ts';
+import type { JournalEntry, Store } from './ports/store.ts';
 import { realClock, simulatedClock } from './runtime/clocks.ts';
 import { lockDataDir } from './runtime/data-dir-lock.ts';
+import { projectedReads } from './runtime/projected-reads.ts';
+import { Projector } from './runtime/projector.ts';
 import { recover, type RecoveryProgress } from './runtime/recovery.ts';
 import { Sequencer } from './runtime/sequencer.ts';
 import { SecretBox } from './security/secrets.ts';
@@ -147,20 +150,56 @@ async function openRecovered(
     for (const text of advice) logger.info('PostgreSQL setting', { advice: text });
   }
   let recoveryMs = 0;
-  // A cluster engine stands by, following the journal, until it leads (src/cluster).
+  // A cluster engine stands by, following the journal, until it leads (src/cluster). It writes
+  // projections with the journal (inline), so the fence that refuses a deposed leader's
+  // appends covers its rows too; what an earlier leader left unprojected is written first.
   const startedMs = performance.now();
   if (role && store.kind === 'postgres') {
-    const recovered = await role.lead(store, signal);
-    return { store, recovered, recoveryMs: performance.now() - startedMs, onStoreError };
+    const led = await role.lead(store, signal);
+    const projectedAt = store.projectedSeq ? await store.projectedSeq() : led.seq;
+    const recovered =
+      projectedAt < led.seq ? await recover(store, { signal, eventsAfter: projectedAt }) : led;
+    const inline = { ...config, projection: 'inline' as const };
+    await openProjector(inline, store, projectedAt, recovered.unprojected, onStoreError);
+    return { store, recovered, recoveryMs: performance.now() - startedMs, onStoreError, projector: null };
   }
+  // Entries the projector had not written at the last stop are run with their events.
+  const projectedSeq = store.projectedSeq ? await store.projectedSeq() : undefined;
   const recovered = await recover(store, {
     signal,
+    ...(projectedSeq === undefined ? {} : { eventsAfter: projectedSeq }),
     onProgress(progress) {
       recoveryMs = progress.elapsedMs;
       logRecovery(logger, progress);
     },
   });
-  return { store, recovered, recoveryMs, onStoreError };
+  const projector = await openProjector(config, store, projectedSeq, recovered.unprojected, onStoreError);
+  if (projector) taken.push(() => projector.stop());
+  return { store, recovered, recoveryMs, onStoreError, projector };
+}
+
+/**
+ * The projector (runtime/projector.ts), given what recovery found unprojected: it catches up
+ * in the background when projections are written behind (the default), and before the start
+ * goes on when they are written with the journal (BOURSE_PROJECTION=inline, then null).
+ */
+async function openProjector(
+  config: Config,
+  store: Store,
+  projectedSeq: number | undefined,
+  unprojected: JournalEntry[],
+  onError: (error: unknown) => void,
+): Promise<Projector | null> {
+  if (projectedSeq === undefined || !store.project) return null;
+  const projector = new Projector({ project: store.project.bind(store) }, projectedSeq, {
+    onError,
+    ...(store.projectBatchEntries ? { maxBatchEntries: store.projectBatchEntries } : {}),
+  });
+  projector.enqueue(unprojected);
+  if (config.projection === 'behind' && store.appendJournal) return projector;
+  await projector.idle();
+  projector.stop();
+  return null;
 }
 
 function logRecovery(logger: Logger, progress: RecoveryProgress): void {
@@ -188,14 +227,20 @@ function keyedServices(
   logger: Logger,
   metrics: Metrics | null,
 ): Services {
-  const { store, recovered, onStoreError } = opened;
+  const { store, recovered, onStoreError, projector } = opened;
   const box = new SecretBox(serverKey.key);
   const apiKeys = recovered.exchange.state.apiKeys.values();
   const { unopened } = checkServerKey(box, apiKeys, serverKey, describeStore(config));
   if (unopened > 0)
     logger.error('API keys sealed under another server key cannot be used', { count: unopened });
   saveNewServerKey(serverKey);
-  const sequencer = new Sequencer(recovered.exchange, recovered.seq, store, {
+  // History reads wait for the projector to pass what was acknowledged (read-your-writes).
+  // The sequencer writes through the same object, so a write patched on services.store (tests'
+  // fault injection) is the one it uses.
+  const served = projector
+    ? projectedReads(store, projector, () => projector.lastQueued, config.projectionReadWaitMs)
+    : store;
+  const sequencer = new Sequencer(recovered.exchange, recovered.seq, served, {
     snapshotEvery: config.snapshotEvery,
     onStoreError,
     onEngineError: (error, command) =>
@@ -204,6 +249,7 @@ function keyedServices(
         error: error instanceof Error ? (error.stack ?? error.message) : String(error),
       }),
     ...(metrics ? { onAppended: metrics.journalAppended } : {}),
+    ...(projector ? { projector } : {}),
   });
   const startMs = config.clockStartMs ?? Date.now();
   const clock: Clock =
@@ -212,7 +258,7 @@ function keyedServices(
       : realClock();
   return {
     sequencer,
-    store,
+    store: served,
     clock,
     box,
     wallNow: () => Date.now(),

@@ -16,6 +16,7 @@ import { wireError, type Dialect } from './error-map.ts';
 import type { HttpMetrics } from './http-metrics.ts';
 import type { Logger } from './logger.ts';
 import { RateLimiter, type RateLimitConfig } from './rate-limit.ts';
+import { ProjectionBehindError } from '../runtime/projected-reads.ts';
 import { Rejected, type ApiRequest, type Route } from './request.ts';
 import type { Services } from './services.ts';
 import { constantTimeEqual } from '../security/secrets.ts';
@@ -349,6 +350,9 @@ export function buildApp(options: AppOptions): App {
 
   /** The envelope and status for a request that was rejected or failed. */
   function rejection(apiRequest: ApiRequest, error: unknown): { envelope: Envelope; status: number } {
+    // A history read that waited its bound for the projector: retryable, not a fault.
+    if (error instanceof ProjectionBehindError)
+      return rejection(apiRequest, new Rejected({ code: 'STORE_UNAVAILABLE' }));
     const rejected = error instanceof Rejected ? error : null;
     if (!rejected) {
       logger.error('unhandled error', {

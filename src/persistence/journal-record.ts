@@ -49,13 +49,63 @@ export function journalValues(entry: JournalEntry): [number, number, string, str
   return [entry.seq, entry.command.timeMs, entry.command.type, body, checksumOf(body)];
 }
 
-/** Every row one append writes: each entry's journal row and its events' projection rows. */
+const PROJECTOR_POSITION = targetOf('projector_position', 'upsert');
+
+/** The projector's position row (table `projector_position`): every entry up to `seq` is projected. */
+export function projectorPositionValues(seq: number): [string, number] {
+  return ['main', seq];
+}
+
+/**
+ * The statement that gives a store its projector position when it has none: a store written
+ * before write-behind projection (every entry's rows were written with it, so the position is
+ * the journal's end) or an empty one (0). Run on open, before any append.
+ */
+export const INITIAL_PROJECTOR_POSITION_SQL =
+  "INSERT INTO projector_position (name, seq) SELECT 'main', (SELECT COALESCE(MAX(seq), 0) FROM journal) " +
+  'WHERE NOT EXISTS (SELECT 1 FROM projector_position)';
+
+/** The projector position stored, as a query (`seq`, one row). */
+export const PROJECTOR_POSITION_SQL = "SELECT seq FROM projector_position WHERE name = 'main'";
+
+/**
+ * Every row one append writes: each entry's journal row and its events' projection rows, and
+ * the projector's position at the last entry (the rows are written with the journal).
+ */
 export function rowsOfEntries(entries: readonly JournalEntry[]): RowBatch {
   const batch = new RowBatch();
   for (const entry of entries) {
     batch.add(JOURNAL, journalValues(entry));
     for (const event of entry.events) projectEvent(batch, event);
   }
+  const last = entries.at(-1);
+  if (last) batch.add(PROJECTOR_POSITION, projectorPositionValues(last.seq));
+  return batch;
+}
+
+/** What the operator's reset writes after emptying every table: the entries, and the projector's position even when there are none. */
+export function replacementRowsOf(entries: readonly JournalEntry[]): RowBatch {
+  const batch = rowsOfEntries(entries);
+  if (entries.length === 0) batch.add(PROJECTOR_POSITION, projectorPositionValues(0));
+  return batch;
+}
+
+/** The journal rows of entries alone (the write before the answer when projections are written behind). */
+export function journalRowsOf(entries: readonly JournalEntry[]): RowBatch {
+  const batch = new RowBatch();
+  for (const entry of entries) batch.add(JOURNAL, journalValues(entry));
+  return batch;
+}
+
+/**
+ * The projection rows of entries already journaled, and the projector's position at the last
+ * of them, for one transaction: the position moves exactly with the rows it covers.
+ */
+export function projectionRowsOf(entries: readonly JournalEntry[]): RowBatch {
+  const batch = new RowBatch();
+  for (const entry of entries) for (const event of entry.events) projectEvent(batch, event);
+  const last = entries.at(-1);
+  if (last) batch.add(PROJECTOR_POSITION, projectorPositionValues(last.seq));
   return batch;
 }
 

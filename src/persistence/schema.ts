@@ -425,6 +425,23 @@ export const MIGRATIONS: readonly Migration[] = [
       },
     ],
   },
+  {
+    // The projector's position (docs/persistence.md, "Write-behind projections"): the last
+    // journal sequence number whose projection rows are written, updated in the same
+    // transaction as those rows, so a restart resumes projecting exactly after it.
+    version: 70,
+    tables: [
+      {
+        name: 'projector_position',
+        columns: [
+          ['name', 'text'],
+          ['seq', 'integer'],
+        ],
+        primaryKey: 'name',
+        indexes: [],
+      },
+    ],
+  },
 ];
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -3,7 +3,9 @@
  * implementation passes test/contracts/store.contract.ts.
  *
  * `append` is the durable step: the journal entries and the projection rows of their events
- * are written in one transaction, and the promise resolves only once that is on disk.
+ * are written in one transaction, and the promise resolves only once that is on disk. A store
+ * that also has `appendJournal` and `project` lets the projection rows be written behind the
+ * journal (runtime/projector.ts): the journal entry alone is then the durable step.
  */
 import type { Command } from '../domain/commands.ts';
 import type { CommissionRecorded, EngineEvent, FillView, PositionClosed } from '../domain/events.ts';
@@ -318,7 +320,26 @@ export interface Store {
    */
   journalAfter(seq: number): AsyncIterable<readonly { seq: number; command: Command }[]>;
   lastSeq(): Promise<number>;
+  /** The journal entries and the projection rows of their events, in one transaction. */
   append(entries: readonly JournalEntry[]): Promise<void>;
+  /**
+   * Write-behind projection (docs/persistence.md): `append` with the journal rows alone, in
+   * the same queue and under the same rules (call order, refused after a failed one until
+   * `resume()`). The projector writes the rest with `project`.
+   */
+  appendJournal?(entries: readonly JournalEntry[]): Promise<void>;
+  /**
+   * The projection rows of entries already journaled, and the projector's position at the
+   * last of them, in one transaction (all or none). Called in sequence order, one at a time.
+   */
+  project?(entries: readonly JournalEntry[]): Promise<void>;
+  /** The projector's stored position: every entry up to it has its projection rows written. */
+  projectedSeq?(): Promise<number>;
+  /**
+   * Entries per `project` call at most: where projections and appends share one writer (the
+   * SQLite writer thread), a smaller batch lets the appends queued behind it through sooner.
+   */
+  readonly projectBatchEntries?: number;
   /**
    * How many appends may be in flight at once (default 1: the sequencer waits for each). A
    * store that allows more applies them in call order, and fails every append called after

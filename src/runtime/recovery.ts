@@ -1,6 +1,8 @@
 /**
  * Recovery: the latest snapshot, then every journal entry after it, replayed through a fresh
- * engine (`Exchange.replay`: no report views are built, their rows were written with the entries).
+ * engine (`Exchange.replay`: no report views are built, their rows were written with the
+ * entries), except those the projector had not written yet (`eventsAfter`), which are run with
+ * their events and handed back for it.
  *
  * The store checks each record it yields (persistence/journal-record.ts) and throws on a
  * corrupted or torn one, so a damaged tail stops recovery instead of being replayed. The
@@ -18,13 +20,15 @@ import { performance } from 'node:perf_hooks';
 import { Exchange } from '../engine/exchange.ts';
 import type { EngineState } from '../engine/state.ts';
 import { decode } from '../persistence/codec.ts';
-import type { Store } from '../ports/store.ts';
+import type { JournalEntry, Store } from '../ports/store.ts';
 
 export interface Recovered {
   exchange: Exchange;
   seq: number;
   replayed: number;
   snapshotSeq: number;
+  /** The entries after `eventsAfter`, with their events (for the projector), in order. */
+  unprojected: JournalEntry[];
 }
 
 /** What recovery reads: a store, or a backup's files (persistence/backup/backup-recovery.ts). */
@@ -50,6 +54,12 @@ export interface RecoveryOptions {
   progressEveryMs?: number;
   /** Aborted: recovery stops after the page it is replaying, throwing the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * The projector's stored position: entries after it are run with their events (the
+   * projector writes their rows, runtime/projector.ts) and returned as `unprojected`; it may
+   * not be before the snapshot (a snapshot is saved only once the projector has passed it).
+   */
+  eventsAfter?: number;
 }
 
 const PROGRESS_EVERY_MS = 2_000;
@@ -79,6 +89,14 @@ export async function recover(store: RecoverySource, options: RecoveryOptions = 
   let seq = snapshotSeq;
   let replayed = 0;
   let snapshotRecordSeen = snapshotSeq === 0;
+  const eventsAfter = options.eventsAfter ?? Number.POSITIVE_INFINITY;
+  if (eventsAfter < snapshotSeq) {
+    throw new Error(
+      `the projector's position ${eventsAfter} is before the latest snapshot ${snapshotSeq}: ` +
+        'the projection rows between them cannot be rebuilt',
+    );
+  }
+  const unprojected: JournalEntry[] = [];
   report?.(progressOf('start', snapshotSeq, 0, total, startedMs));
   reading: for await (const page of store.journalAfter(Math.max(0, snapshotSeq - 1))) {
     options.signal?.throwIfAborted();
@@ -89,7 +107,10 @@ export async function recover(store: RecoverySource, options: RecoveryOptions = 
       }
       if (!snapshotRecordSeen) break reading;
       if (entry.seq !== seq + 1) throw new Error(`journal gap: expected ${seq + 1}, found ${entry.seq}`);
-      exchange.replay(entry.command);
+      if (entry.seq > eventsAfter) {
+        const { events } = exchange.execute(entry.command);
+        unprojected.push({ seq: entry.seq, command: entry.command, events });
+      } else exchange.replay(entry.command);
       seq = entry.seq;
       replayed += 1;
     }
@@ -102,5 +123,5 @@ export async function recover(store: RecoverySource, options: RecoveryOptions = 
     throw new Error(`journal record ${snapshotSeq}, which the latest snapshot was taken at, is missing`);
   }
   report?.(progressOf('done', snapshotSeq, replayed, replayed, startedMs));
-  return { exchange, seq, replayed, snapshotSeq };
+  return { exchange, seq, replayed, snapshotSeq, unprojected };
 }

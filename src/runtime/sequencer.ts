@@ -31,6 +31,12 @@
  * jobs included, is rolled back: the engine is rebuilt from the store once what came before
  * it is durable (rollback.ts says how, and what callers see meanwhile).
  *
+ * With a projector (runtime/projector.ts, the server's default) an append writes the journal
+ * entries alone; once durable they go to the projector, which writes the read models behind
+ * them, and only then are they answered (history reads wait for it: projected-reads.ts). A
+ * snapshot is saved only once the projector has passed it, and answers wait while it is
+ * further behind than its bound.
+ *
  * `replace` (the operator's reset, src/admin/reset.ts) swaps in a new engine and the store's
  * whole contents at once: new commands are refused (SERVICE_RESETTING) while it runs, the
  * store replaces everything in one transaction, and memory follows what the store then holds.
@@ -42,6 +48,7 @@ import { stateHash } from '../engine/state-hash.ts';
 import { encode } from '../persistence/codec.ts';
 import type { JournalEntry, Snapshot, Store } from '../ports/store.ts';
 import { recover, type Recovered } from './recovery.ts';
+import type { Projector } from './projector.ts';
 import { Rollback } from './rollback.ts';
 
 interface Waiting {
@@ -63,7 +70,18 @@ export interface SequencerOptions {
   onEngineError?: (error: unknown, command: Command) => void;
   /** Called as each append settles: its commands, the store's time for it, and whether it succeeded (metrics). */
   onAppended?: (commands: number, durationMs: number, ok: boolean) => void;
+  /**
+   * Write-behind projection (runtime/projector.ts): appends write the journal alone
+   * (`Store.appendJournal`) and each durable batch goes to the projector before its answers.
+   * Without it, each append writes the projection rows too.
+   */
+  projector?: Projector;
 }
+
+/** How long a snapshot waits for the projector to pass it before it is given up (retried later). */
+const SNAPSHOT_PROJECTOR_WAIT_MS = 60_000;
+/** How long `drain` waits for the projector to write what it holds. */
+const DRAIN_PROJECTOR_WAIT_MS = 10_000;
 
 export class Sequencer {
   private entries: JournalEntry[] = [];
@@ -87,6 +105,9 @@ export class Sequencer {
   /** A command threw: its step is rolled back once everything before it is durable. */
   private rollback: Rollback | null = null;
   private readonly durableListeners: ((entries: readonly JournalEntry[]) => void)[] = [];
+  private readonly projector: Projector | null;
+  /** The durable step: the journal alone when a projector writes the rest. */
+  private readonly appendToStore: (entries: readonly JournalEntry[]) => Promise<void>;
 
   constructor(
     private current: Exchange,
@@ -97,6 +118,13 @@ export class Sequencer {
     this.maxInFlight = Math.max(1, store.appendsInFlight ?? 1);
     this.groupCommands = Math.max(1, options.groupCommands ?? 8);
     this.partialBeside = Math.min(this.maxInFlight, Math.max(1, store.partialGroupsBeside ?? 1));
+    const projector = options.projector ?? null;
+    if (projector && !store.appendJournal) throw new Error('a projector needs a store with appendJournal');
+    this.projector = projector;
+    // Looked up on each call: a store's method replaced later (fault injection) is the one used.
+    this.appendToStore = projector
+      ? (entries) => (store.appendJournal ?? store.append).call(store, entries)
+      : (entries) => store.append(entries);
   }
 
   get exchange(): Exchange {
@@ -129,10 +157,15 @@ export class Sequencer {
     this.current = exchange;
     this.seq = seq;
     if (entries.length === 0) return;
+    this.notifyDurable(entries);
+  }
+
+  private notifyDurable(entries: readonly JournalEntry[]): void {
     for (const listener of this.durableListeners) {
       try {
         listener(entries);
       } catch (error) {
+        // A listener's fault must never stall the single writer.
         this.options.onStoreError?.(error);
       }
     }
@@ -204,6 +237,14 @@ export class Sequencer {
 
   private adopt(recovered: Recovered): void {
     this.install(recovered.exchange, recovered.seq, recovered.replayed);
+    // An append that looked failed may have committed: its entries reach the projector here.
+    this.projector?.enqueue(recovered.unprojected);
+  }
+
+  /** Recovery from the store, with the events of what the projector does not hold. */
+  private recoverFromStore(): Promise<Recovered> {
+    const projector = this.projector;
+    return recover(this.store, projector ? { eventsAfter: projector.lastQueued } : {});
   }
 
   /**
@@ -243,7 +284,7 @@ export class Sequencer {
     const { onAppended } = this.options;
     const startedMs = onAppended ? performance.now() : 0;
     try {
-      await this.store.append(entries);
+      await this.appendToStore(entries);
     } catch (error) {
       this.inFlight -= 1;
       this.inFlightCommands -= entries.length;
@@ -269,14 +310,13 @@ export class Sequencer {
     this.inFlight -= 1;
     this.inFlightCommands -= entries.length;
     onAppended?.(entries.length, performance.now() - startedMs, true);
-    for (const listener of this.durableListeners) {
-      try {
-        listener(entries);
-      } catch (error) {
-        // A listener's fault must never stall the single writer.
-        this.options.onStoreError?.(error);
-      }
-    }
+    // Durable: the projector writes its rows behind (reads wait for it, projected-reads.ts).
+    this.projector?.enqueue(entries);
+    this.notifyDurable(entries);
+    // Backpressure: while the projector is too far behind, answers wait for it to catch up,
+    // so its lag (and the memory it holds) stays bounded.
+    const room = this.projector?.room();
+    if (room) await room;
     for (const item of waiting) item.resolve(item.outcome);
     if (this.entries.length > 0) this.scheduleFlush();
     else if (this.rollback) await this.restoreIfIdle();
@@ -299,12 +339,24 @@ export class Sequencer {
   }
 
   private async save(snapshot: Snapshot): Promise<void> {
-    const saving = this.store
-      .saveSnapshot(snapshot)
-      .catch((error: unknown) => this.options.onStoreError?.(error));
+    const saving = this.saveProjected(snapshot).catch((error: unknown) => this.options.onStoreError?.(error));
     this.snapshotting = saving;
     await saving;
     this.snapshotting = null;
+  }
+
+  /**
+   * A snapshot is saved only once the projector has written every entry up to it: a restart
+   * projects the journal after the projector's position, which must not be before the
+   * snapshot it starts from (recovery.ts).
+   */
+  private async saveProjected(snapshot: Snapshot): Promise<void> {
+    const projector = this.projector;
+    if (projector && !(await projector.reached(snapshot.seq, SNAPSHOT_PROJECTOR_WAIT_MS))) {
+      this.sinceSnapshot = Math.max(this.sinceSnapshot, this.options.snapshotEvery);
+      throw new Error(`snapshot at ${snapshot.seq} given up: the projector is at ${projector.position}`);
+    }
+    await this.store.saveSnapshot(snapshot);
   }
 
   /** Writes a snapshot of the current state once everything submitted so far is durable. */
@@ -336,6 +388,15 @@ export class Sequencer {
       if (this.snapshotting) await this.snapshotting;
       else await new Promise((resolve) => setImmediate(resolve));
     }
+    const projector = this.projector;
+    if (projector && projector.lag > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        projector.idle(),
+        new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_PROJECTOR_WAIT_MS))),
+      ]);
+      clearTimeout(timer);
+    }
   }
 
   /**
@@ -354,13 +415,20 @@ export class Sequencer {
     try {
       await this.drain();
       if (this.recovering) return fail('STORE_UNAVAILABLE');
+      // A projector batch written after the reset would put old rows back: let it finish.
+      await this.projector?.idle();
       try {
         await this.store.replaceAll(entries);
       } catch (error) {
         this.options.onStoreError?.(error);
         return (await this.reload(exchange)) ? ok(null) : fail('STORE_UNAVAILABLE');
       }
+      const wasEmpty = this.seq === 0;
       this.install(exchange, entries.length, entries.length);
+      this.projector?.reset(entries.length);
+      // Over an empty journal (a first start's seed) the entries are simply the first ones
+      // committed: the durable listeners (a cluster's entry stream) hear of them as of appends.
+      if (wasEmpty) this.notifyDurable(entries);
       return ok(null);
     } finally {
       this.replacing = false;
@@ -370,7 +438,7 @@ export class Sequencer {
   /** After a failed replace: memory from the store; true when it holds `candidate`'s state. */
   private async reload(candidate: Exchange): Promise<boolean> {
     try {
-      const recovered = await recover(this.store);
+      const recovered = await this.recoverFromStore();
       this.adopt(recovered);
       return stateHash(recovered.exchange.state) === stateHash(candidate.state);
     } catch (error) {
@@ -394,7 +462,7 @@ export class Sequencer {
         // A snapshot being saved may let go of the one recovery would load (retention).
         if (this.snapshotting) await this.snapshotting;
         await this.store.resume?.();
-        this.adopt(await recover(this.store));
+        this.adopt(await this.recoverFromStore());
         this.failed = false;
         this.recovering = false;
         this.options.onRecovered?.(this.seq);

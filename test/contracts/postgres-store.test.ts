@@ -12,6 +12,7 @@ import { openSqliteStore } from '../../src/persistence/sqlite/sqlite-store.ts';
 import { makeTempDir, removeDir } from '../support/server.ts';
 import { brokerageContract } from './brokerage.contract.ts';
 import { marketStatsContract } from './market-stats.contract.ts';
+import { projectorContract } from './projector.contract.ts';
 import { replaceAllContract } from './replace-all.contract.ts';
 import { retentionContract } from './retention.contract.ts';
 import { dumpTables, storeContract, type ContractTest, type StoreHarness } from './store.contract.ts';
@@ -99,4 +100,5 @@ await postgresTests('store contract tests', [
   ...walletContract(harness),
   ...replaceAllContract(harness),
   ...retentionContract(harness),
+  ...projectorContract(harness),
 ]);

@@ -7,6 +7,7 @@ import type { WriterMode } from '../../src/persistence/sqlite/sqlite-writer.ts';
 import { makeTempDir, removeDir } from '../support/server.ts';
 import { brokerageContract } from './brokerage.contract.ts';
 import { marketStatsContract } from './market-stats.contract.ts';
+import { projectorContract } from './projector.contract.ts';
 import { replaceAllContract } from './replace-all.contract.ts';
 import { retentionContract } from './retention.contract.ts';
 import { storeContract, type StoreHarness } from './store.contract.ts';
@@ -41,6 +42,7 @@ for (const writer of ['thread', 'inline'] as const) {
     ...walletContract(harness(writer)),
     ...replaceAllContract(harness(writer)),
     ...retentionContract(harness(writer)),
+    ...projectorContract(harness(writer)),
   ];
   for (const { name, options, body } of tests) test(name, options ?? {}, body);
 }

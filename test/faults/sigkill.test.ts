@@ -57,7 +57,7 @@ async function killUnderLoad(t: TestContext, databaseUrl: string | undefined): P
       `${result.plans} plan orders (${verified.plansTriggered} triggered), ` +
       `${result.funding.length} funding ` +
       `acknowledged; ${result.lost} requests in flight at the kill; journal ${verified.seq}, ` +
-      `snapshot ${verified.snapshotSeq}`,
+      `snapshot ${verified.snapshotSeq}, ${verified.unprojected} entries not yet projected`,
   );
 
   const restarted = await spawnServer(env);

@@ -6,6 +6,9 @@
  * - every acknowledged order, cancel, transfer and funding record is there;
  * - nothing is half-applied: the projections agree with the recovered engine (open orders,
  *   each wallet's last bill balance equals its balance).
+ * Projections are written behind the journal (runtime/projector.ts): the ones the projector had
+ * not written at the fault are written first, as the server does on start, and how far behind
+ * it was is reported (`unprojected`).
  */
 import { eachRecord } from '../../src/persistence/journal-pages.ts';
 import assert from 'node:assert/strict';
@@ -13,6 +16,7 @@ import { Exchange } from '../../src/engine/exchange.ts';
 import { conservationImbalances } from '../../src/engine/invariants.ts';
 import { stateHash } from '../../src/engine/state-hash.ts';
 import type { Store } from '../../src/ports/store.ts';
+import { Projector } from '../../src/runtime/projector.ts';
 import { recover } from '../../src/runtime/recovery.ts';
 import type { LoadResult, Trader } from './mixed-load.ts';
 
@@ -24,6 +28,20 @@ export interface Verified {
   hash: string;
   /** Plan orders that triggered (executed or fail_execute) over the whole journal. */
   plansTriggered: number;
+  /** Journal entries the projector had not written when the store was opened. */
+  unprojected: number;
+}
+
+/** Writes what the projector had not, as the server does on start; returns how many entries that was. */
+export async function catchUpProjections(store: Store): Promise<number> {
+  const position = store.projectedSeq ? await store.projectedSeq() : undefined;
+  if (position === undefined || !store.project) return 0;
+  const { unprojected } = await recover(store, { eventsAfter: position });
+  const projector = new Projector({ project: store.project.bind(store) }, position);
+  projector.enqueue(unprojected);
+  await projector.idle();
+  assert.equal(position + unprojected.length, await store.lastSeq(), 'the projector caught up');
+  return unprojected.length;
 }
 
 export async function verifyStore(
@@ -31,6 +49,7 @@ export async function verifyStore(
   traders: readonly Trader[],
   load: LoadResult,
 ): Promise<Verified> {
+  const unprojected = await catchUpProjections(store);
   const recovered = await recover(store);
   const scratch = new Exchange();
   let seq = 0;
@@ -91,5 +110,5 @@ export async function verifyStore(
       );
     }
   }
-  return { seq, snapshotSeq: recovered.snapshotSeq, hash, plansTriggered };
+  return { seq, snapshotSeq: recovered.snapshotSeq, hash, plansTriggered, unprojected };
 }

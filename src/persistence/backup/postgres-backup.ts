@@ -93,7 +93,8 @@ export async function postgresHoldsData(url: string): Promise<boolean> {
       ]);
       if (exists.rows[0]?.found === null) continue;
       const rows = await client.query(`SELECT 1 FROM ${table.name} LIMIT 1`);
-      if (rows.rows.length > 0) return true;
+      // The projector's position row is written on open, data or not.
+      if (rows.rows.length > 0 && table.name !== 'projector_position') return true;
     }
     return false;
   });
@@ -136,6 +137,9 @@ export async function importPostgres(
     await client.query('BEGIN');
     try {
       if (replace) await client.query(`TRUNCATE ${BOURSE_TABLES.map((table) => table.name).join(', ')}`);
+      // Opening gave the store a projector position; the backup's own replaces it (a backup
+      // without one gets the journal's end on the next open, as any store written before it).
+      await client.query('DELETE FROM projector_position');
       const counts: Record<string, number> = {};
       for await (const rows of sources) counts[rows.table] = await insertRows(client, rows);
       await client.query('COMMIT');

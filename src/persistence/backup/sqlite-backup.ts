@@ -56,9 +56,12 @@ function tableExists(db: Database.Database, name: string): boolean {
 export function sqliteHoldsData(file: string): boolean {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
+    // The projector's position row is written on open, data or not.
     return BOURSE_TABLES.some(
       (table) =>
-        tableExists(db, table.name) && db.prepare(`SELECT 1 FROM ${table.name} LIMIT 1`).get() !== undefined,
+        table.name !== 'projector_position' &&
+        tableExists(db, table.name) &&
+        db.prepare(`SELECT 1 FROM ${table.name} LIMIT 1`).get() !== undefined,
     );
   } finally {
     db.close();
@@ -93,6 +96,9 @@ export async function importSqlite(
   try {
     // A new file nothing reads yet: it is synced once, whole, at the end.
     db.pragma('synchronous = OFF');
+    // Opening gave the new store a projector position; the backup's own replaces it (a backup
+    // without one gets the journal's end on the next open, as any store written before it).
+    db.exec('DELETE FROM projector_position');
     for await (const rows of sources) {
       const insert = db.prepare(
         `INSERT INTO ${rows.table} (${rows.columns.join(', ')}) VALUES (${rows.columns.map(() => '?').join(', ')})`,

@@ -18,7 +18,17 @@
  */
 import pg from 'pg';
 import type { JournalEntry, Snapshot, Store } from '../../ports/store.ts';
-import { lastJournalRecord, rowsOfEntries, type JournalMark } from '../journal-record.ts';
+import {
+  INITIAL_PROJECTOR_POSITION_SQL,
+  journalRowsOf,
+  lastJournalRecord,
+  PROJECTOR_POSITION_SQL,
+  projectionRowsOf,
+  replacementRowsOf,
+  rowsOfEntries,
+  type JournalMark,
+} from '../journal-record.ts';
+import type { RowBatch } from '../projection.ts';
 import { readJournalInThread } from '../journal-reader-thread.ts';
 import { pendingMigrations } from '../migrations.ts';
 import {
@@ -192,6 +202,8 @@ export async function openPostgresStore(
   };
   try {
     await migrate(writer);
+    // A store without a projector position gets one (journal-record.ts): before any append.
+    await run(writer, { text: INITIAL_PROJECTOR_POSITION_SQL });
   } catch (error) {
     await Promise.all([writer.end(), reader.end()]);
     const reason = error instanceof Error ? error.message : String(error);
@@ -209,6 +221,35 @@ export async function openPostgresStore(
   const pruning = sqlPruning(onWriter, async (text, params) => {
     await onWriter(text, params);
   });
+
+  /**
+   * Sends one append's rows on the pipelined connection, guarded by the append before it
+   * (batchStatement's guard): `append` and `appendJournal` both go through here.
+   */
+  const sendAppend = (rows: RowBatch): Promise<void> => {
+    if (refusing !== null)
+      return Promise.reject(new Error(`an earlier append failed (${refusing}); refused until resumed`));
+    const statement = batchStatement(rows, lastSent, options.fence?.() ?? undefined);
+    if (!statement) return Promise.resolve();
+    lastSent = lastJournalRecord(rows) ?? lastSent;
+    const connection = (appender ??= openAppender());
+    pendingWrites += 1;
+    return connection
+      .then((client) => client.query({ ...statement, query_timeout: writeTimeoutMs } as pg.QueryConfig))
+      .then(
+        () => {
+          pendingWrites -= 1;
+          forget(statement.values);
+        },
+        (error: unknown) => {
+          pendingWrites -= 1;
+          forget(statement.values);
+          refusing ??= error instanceof Error ? error.message : String(error);
+          dropAppender(connection);
+          throw error;
+        },
+      );
+  };
 
   return {
     kind: 'postgres',
@@ -247,29 +288,29 @@ export async function openPostgresStore(
       lastSent = undefined;
     },
     append(entries: readonly JournalEntry[]) {
-      if (refusing !== null)
-        return Promise.reject(new Error(`an earlier append failed (${refusing}); refused until resumed`));
-      const rows = rowsOfEntries(entries);
-      const statement = batchStatement(rows, lastSent, options.fence?.() ?? undefined);
-      if (!statement) return Promise.resolve();
-      lastSent = lastJournalRecord(rows) ?? lastSent;
-      const connection = (appender ??= openAppender());
+      return sendAppend(rowsOfEntries(entries));
+    },
+    // Write-behind: the journal rows alone, pipelined and guarded as any append.
+    appendJournal(entries: readonly JournalEntry[]) {
+      return sendAppend(journalRowsOf(entries));
+    },
+    // The projector's batches run on the snapshot connection, each its own transaction with
+    // the position, so they never wait behind nor break the pipelined appends.
+    async project(entries) {
+      // Fenced like the appends: a leader that lost its lease writes no projection rows either.
+      const statement = batchStatement(projectionRowsOf(entries), undefined, options.fence?.() ?? undefined);
+      if (!statement) return;
       pendingWrites += 1;
-      return connection
-        .then((client) => client.query({ ...statement, query_timeout: writeTimeoutMs } as pg.QueryConfig))
-        .then(
-          () => {
-            pendingWrites -= 1;
-            forget(statement.values);
-          },
-          (error: unknown) => {
-            pendingWrites -= 1;
-            forget(statement.values);
-            refusing ??= error instanceof Error ? error.message : String(error);
-            dropAppender(connection);
-            throw error;
-          },
-        );
+      try {
+        await run(writer, { ...statement, query_timeout: writeTimeoutMs } as pg.QueryConfig);
+      } finally {
+        pendingWrites -= 1;
+        forget(statement.values);
+      }
+    },
+    async projectedSeq() {
+      const [row] = await all({ text: PROJECTOR_POSITION_SQL, params: [] });
+      return row ? Number(row.seq) : 0;
     },
     get pendingWrites() {
       return pendingWrites;
@@ -305,7 +346,7 @@ export async function openPostgresStore(
     // One transaction on the snapshot connection: TRUNCATE every table, then the entries as
     // one append. The next pipelined append checks the last of them (`lastSent`).
     async replaceAll(entries) {
-      const rows = rowsOfEntries(entries);
+      const rows = replacementRowsOf(entries);
       const statement = batchStatement(rows, undefined, options.fence?.() ?? undefined);
       const client = await writer.connect();
       try {

@@ -1,0 +1,179 @@
+/**
+ * The projector: writes the read models (orders, fills, bills, trades, candles, …) behind the
+ * journal. The sequencer acknowledges a command once its journal entry is durable and hands
+ * the entry, with its events, to the projector, which writes the projection rows of every
+ * entry it holds in one transaction together with its position (the last projected sequence
+ * number), then the next batch: under load each batch takes everything that queued during the
+ * one before, so batches grow with the lag and the per-transaction cost shrinks.
+ *
+ * Nothing here is durable by itself: what the projector holds is in the journal, and a
+ * restart projects the journal after the stored position again (server.ts, recovery.ts). A
+ * failed batch is retried, with backoff, until it is written; nothing after it is written
+ * before it, so the projected tables never have a hole and the position never passes one.
+ * Reads wait on `reached` (projected-reads.ts).
+ */
+import type { JournalEntry, Store } from '../ports/store.ts';
+
+export interface ProjectorOptions {
+  /** Entries queued and not yet written above which acknowledgements wait (`room`). */
+  maxLagEntries?: number;
+  /** Entries per transaction at most (a long backlog is written in several). */
+  maxBatchEntries?: number;
+  /** First and longest wait between attempts at a failed batch. */
+  retryMs?: { first: number; longest: number };
+  onError?: (error: unknown) => void;
+}
+
+interface Waiter {
+  seq: number;
+  resolve: (reached: boolean) => void;
+}
+
+export const DEFAULT_MAX_LAG_ENTRIES = 2_048;
+const DEFAULT_MAX_BATCH_ENTRIES = 256;
+
+export class Projector {
+  private queue: JournalEntry[] = [];
+  private writing = false;
+  private failures = 0;
+  private stopped = false;
+  private waiters: Waiter[] = [];
+  private roomWaiters: (() => void)[] = [];
+  private idleWaiters: (() => void)[] = [];
+  private readonly maxLag: number;
+  private readonly maxBatch: number;
+  /** The last sequence number handed over (projected or queued). */
+  private queuedSeq: number;
+
+  constructor(
+    private readonly store: Pick<Required<Store>, 'project'>,
+    /** The stored position: every entry up to it is projected. */
+    private projected: number,
+    private readonly options: ProjectorOptions = {},
+  ) {
+    this.queuedSeq = projected;
+    this.maxLag = Math.max(1, options.maxLagEntries ?? DEFAULT_MAX_LAG_ENTRIES);
+    this.maxBatch = Math.max(1, options.maxBatchEntries ?? DEFAULT_MAX_BATCH_ENTRIES);
+  }
+
+  /** Every entry up to this sequence number has its rows written. */
+  get position(): number {
+    return this.projected;
+  }
+
+  /** The last sequence number handed over. */
+  get lastQueued(): number {
+    return this.queuedSeq;
+  }
+
+  /** Entries handed over and not yet written. */
+  get lag(): number {
+    return this.queuedSeq - this.projected;
+  }
+
+  /**
+   * Hands over durable entries, in sequence order. An entry at or before the last handed over
+   * is skipped (a rebuild may read back what the projector already holds); a gap is a bug.
+   */
+  enqueue(entries: readonly JournalEntry[]): void {
+    for (const entry of entries) {
+      if (entry.seq <= this.queuedSeq) continue;
+      if (entry.seq !== this.queuedSeq + 1)
+        throw new Error(`projector gap: expected ${this.queuedSeq + 1}, handed ${entry.seq}`);
+      this.queue.push(entry);
+      this.queuedSeq = entry.seq;
+    }
+    if (!this.writing && this.queue.length > 0) void this.write();
+  }
+
+  /** Resolves true once every entry up to `seq` is projected, false if `timeoutMs` passes first. */
+  reached(seq: number, timeoutMs: number): Promise<boolean> {
+    if (this.projected >= seq) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter: Waiter = { seq, resolve };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((other) => other !== waiter);
+        resolve(false);
+      }, timeoutMs);
+      waiter.resolve = (reached) => {
+        clearTimeout(timer);
+        resolve(reached);
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Null while the lag is within bounds, else a promise that resolves once it is back under half. */
+  room(): Promise<void> | null {
+    if (this.lag <= this.maxLag) return null;
+    return new Promise((resolve) => this.roomWaiters.push(resolve));
+  }
+
+  /** Resolves once everything handed over is written (or the projector is stopped). */
+  idle(): Promise<void> {
+    if (this.queue.length === 0 && !this.writing) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Starts over at `seq` (the operator's reset replaced the store's contents, its projections
+   * and position included): called while idle, nothing queued is kept.
+   */
+  reset(seq: number): void {
+    this.queue = [];
+    this.projected = seq;
+    this.queuedSeq = seq;
+    this.settle();
+  }
+
+  /** Stops retrying (server shutdown): what is not written is projected again on the next start. */
+  stop(): void {
+    this.stopped = true;
+    this.settle();
+  }
+
+  private async write(): Promise<void> {
+    this.writing = true;
+    while (this.queue.length > 0 && !this.stopped) {
+      // The batch leaves the queue; entries handed over meanwhile form the next one.
+      const batch = this.queue.length <= this.maxBatch ? this.queue : this.queue.slice(0, this.maxBatch);
+      this.queue = batch === this.queue ? [] : this.queue.slice(batch.length);
+      try {
+        await this.store.project(batch);
+      } catch (error) {
+        // Nothing of the batch was written (one transaction): it goes back in front, and is
+        // tried again later; nothing after it is written first.
+        this.queue = batch.concat(this.queue);
+        this.options.onError?.(error);
+        const { first, longest } = this.options.retryMs ?? { first: 50, longest: 2_000 };
+        const waitMs = Math.min(longest, first * 2 ** Math.min(this.failures, 16));
+        this.failures += 1;
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+        continue;
+      }
+      this.failures = 0;
+      this.projected = (batch[batch.length - 1] as JournalEntry).seq;
+      this.settle();
+    }
+    this.writing = false;
+    this.settle();
+  }
+
+  private settle(): void {
+    if (this.waiters.length > 0) {
+      const still: Waiter[] = [];
+      for (const waiter of this.waiters) {
+        if (this.projected >= waiter.seq) waiter.resolve(true);
+        else if (this.stopped) waiter.resolve(false);
+        else still.push(waiter);
+      }
+      this.waiters = still;
+    }
+    if (this.roomWaiters.length > 0 && (this.lag <= this.maxLag / 2 || this.stopped)) {
+      for (const resolve of this.roomWaiters.splice(0)) resolve();
+    }
+    if (this.idleWaiters.length > 0 && ((this.queue.length === 0 && !this.writing) || this.stopped)) {
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
+    }
+  }
+}

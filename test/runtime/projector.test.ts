@@ -1,0 +1,154 @@
+/**
+ * The projector (runtime/projector.ts) and the reads that wait for it (projected-reads.ts),
+ * against a store whose `project` the test controls.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { JournalEntry, Store } from '../../src/ports/store.ts';
+import { projectedReads, ProjectionBehindError } from '../../src/runtime/projected-reads.ts';
+import { Projector } from '../../src/runtime/projector.ts';
+
+function entries(from: number, to: number): JournalEntry[] {
+  const list: JournalEntry[] = [];
+  for (let seq = from; seq <= to; seq += 1)
+    list.push({ seq, command: { type: 'AdvanceClock', timeMs: seq, ms: 0 } as never, events: [] });
+  return list;
+}
+
+/** A store whose project calls wait for `release` and can be made to fail. */
+class ControlledStore {
+  readonly batches: number[][] = [];
+  failing = 0;
+  private gates: (() => void)[] = [];
+  held = true;
+
+  project = (batch: readonly JournalEntry[]): Promise<void> => {
+    const seqs = batch.map((entry) => entry.seq);
+    const settle = (): Promise<void> => {
+      if (this.failing > 0) {
+        this.failing -= 1;
+        return Promise.reject(new Error('disk full'));
+      }
+      this.batches.push(seqs);
+      return Promise.resolve();
+    };
+    if (!this.held) return settle();
+    return new Promise<void>((resolve) => this.gates.push(resolve)).then(settle);
+  };
+
+  release(): void {
+    for (const open of this.gates.splice(0)) open();
+  }
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+test('projector when entries queue during a write takes them all as the next batch', async () => {
+  const store = new ControlledStore();
+  const projector = new Projector(store, 0);
+  projector.enqueue(entries(1, 2));
+  projector.enqueue(entries(3, 5));
+  projector.enqueue(entries(6, 6));
+  store.held = false;
+  store.release();
+  await projector.idle();
+  // The first write took what was there (1, 2); 3-6 queued meanwhile and went as one.
+  assert.deepEqual(store.batches, [
+    [1, 2],
+    [3, 4, 5, 6],
+  ]);
+  assert.equal(projector.position, 6);
+  assert.equal(projector.lag, 0);
+});
+
+test('projector when a batch fails retries it before anything after it, and its position waits', async () => {
+  const store = new ControlledStore();
+  store.held = false;
+  store.failing = 2;
+  const errors: unknown[] = [];
+  const projector = new Projector(store, 10, {
+    retryMs: { first: 1, longest: 2 },
+    onError: (error) => errors.push(error),
+  });
+  projector.enqueue(entries(11, 12));
+  assert.equal(projector.position, 10, 'nothing is projected before the write succeeds');
+  projector.enqueue(entries(13, 13));
+  await projector.idle();
+  assert.equal(errors.length, 2);
+  // Never 13 before 11-12: the failed batch goes back in front, joined by what queued.
+  assert.deepEqual(store.batches, [[11, 12, 13]]);
+  assert.equal(projector.position, 13);
+});
+
+test('projector when handed entries skips those it holds and refuses a gap', () => {
+  const store = new ControlledStore();
+  const projector = new Projector(store, 5);
+  projector.enqueue(entries(4, 7));
+  assert.equal(projector.lastQueued, 7);
+  assert.equal(projector.lag, 2);
+  assert.throws(() => projector.enqueue(entries(9, 9)), /projector gap: expected 8, handed 9/);
+});
+
+test('projector when behind its bound holds acknowledgements until the lag is back under half', async () => {
+  const store = new ControlledStore();
+  const projector = new Projector(store, 0, { maxLagEntries: 4, maxBatchEntries: 2 });
+  projector.enqueue(entries(1, 4));
+  assert.equal(projector.room(), null, 'at the bound: no wait');
+  projector.enqueue(entries(5, 6));
+  const room = projector.room();
+  assert.ok(room, 'over the bound: a wait');
+  let roomy = false;
+  void room.then(() => (roomy = true));
+  // Batches of at most 2: the lag goes 6 → 4 → 2 (half the bound).
+  store.release();
+  await tick();
+  assert.equal(projector.position, 2);
+  assert.equal(roomy, false, 'a lag of 4 is not under half the bound');
+  store.release();
+  await tick();
+  assert.equal(projector.position, 4);
+  assert.equal(roomy, true);
+  store.held = false;
+  store.release();
+  await projector.idle();
+  assert.equal(projector.position, 6);
+});
+
+test('projector reached when the bound passes first resolves false, and true once projected', async () => {
+  const store = new ControlledStore();
+  const projector = new Projector(store, 0);
+  projector.enqueue(entries(1, 3));
+  assert.equal(await projector.reached(3, 10), false);
+  const later = projector.reached(3, 5_000);
+  store.release();
+  assert.equal(await later, true);
+});
+
+test('projected reads when the projector is behind wait for it, and fail retryably past their bound', async () => {
+  const store = new ControlledStore();
+  const projector = new Projector(store, 0);
+  const calls: string[] = [];
+  const base = {
+    async orders() {
+      calls.push('orders');
+      return [];
+    },
+    async lastSeq() {
+      return 42;
+    },
+  } as unknown as Store;
+  const reads = projectedReads(base, projector, () => projector.lastQueued, 30);
+  projector.enqueue(entries(1, 2));
+  await assert.rejects(reads.orders({ uid: 'u', limit: 1 }), (error: unknown) => {
+    assert.ok(error instanceof ProjectionBehindError);
+    assert.equal(error.seq, 2);
+    assert.equal(error.projected, 0);
+    return true;
+  });
+  assert.deepEqual(calls, [], 'no read of a table with a hole');
+  const waiting = reads.orders({ uid: 'u', limit: 1 });
+  store.release();
+  assert.deepEqual(await waiting, []);
+  assert.deepEqual(calls, ['orders']);
+  assert.equal(await reads.lastSeq(), 42, 'what is not a projected read is the store itself');
+});
