@@ -34,8 +34,8 @@ function codeOf(error: unknown): string {
 }
 
 /** One client: places a resting buy, cancels every third, against whichever engine answers. */
-/** Resting orders one worker keeps at most (six workers: far below 400). */
-const RESTING_PER_WORKER = 40;
+/** Resting orders one worker keeps at most: six workers stay under BTCUSDT's 200 per symbol. */
+const RESTING_PER_WORKER = 25;
 
 export async function client(
   worker: number,
@@ -56,7 +56,7 @@ export async function client(
   );
   let target = 0;
   // The orders this worker left resting, oldest first: kept under RESTING_PER_WORKER so that a
-  // fast run never meets the venue's 400 open orders per business line (43005).
+  // fast run never meets the venue's limit of open orders per symbol (200 on BTCUSDT: 43005).
   const resting: { clientOid: string; orderId: string }[] = [];
   for (let n = 0; !until(); n += 1) {
     const clientOid = `w${worker}-${n}`;
