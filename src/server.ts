@@ -191,10 +191,17 @@ async function openProjector(
   onError: (error: unknown) => void,
 ): Promise<Projector | null> {
   if (projectedSeq === undefined || !store.project) return null;
-  const projector = new Projector({ project: store.project.bind(store) }, projectedSeq, {
-    onError,
-    ...(store.projectBatchEntries ? { maxBatchEntries: store.projectBatchEntries } : {}),
-  });
+  const projector = new Projector(
+    {
+      project: store.project.bind(store),
+      ...(store.projectedSeq ? { projectedSeq: store.projectedSeq.bind(store) } : {}),
+    },
+    projectedSeq,
+    {
+      onError,
+      ...(store.projectBatchEntries ? { maxBatchEntries: store.projectBatchEntries } : {}),
+    },
+  );
   projector.enqueue(unprojected);
   if (config.projection === 'behind' && store.appendJournal) return projector;
   await projector.idle();

@@ -9,7 +9,9 @@
  * Nothing here is durable by itself: what the projector holds is in the journal, and a
  * restart projects the journal after the stored position again (server.ts, recovery.ts). A
  * failed batch is retried, with backoff, until it is written; nothing after it is written
- * before it, so the projected tables never have a hole and the position never passes one.
+ * before it, so the projected tables never have a hole and the position never passes one. A
+ * batch that failed on the way back (committed, then the connection cut) is found by the
+ * stored position before the retry and not written again.
  * Reads wait on `reached` (projected-reads.ts).
  */
 import type { JournalEntry, Store } from '../ports/store.ts';
@@ -46,7 +48,7 @@ export class Projector {
   private queuedSeq: number;
 
   constructor(
-    private readonly store: Pick<Required<Store>, 'project'>,
+    private readonly store: Pick<Required<Store>, 'project'> & Pick<Store, 'projectedSeq'>,
     /** The stored position: every entry up to it is projected. */
     private projected: number,
     private readonly options: ProjectorOptions = {},
@@ -149,6 +151,7 @@ export class Projector {
         const waitMs = Math.min(longest, first * 2 ** Math.min(this.failures, 16));
         this.failures += 1;
         await new Promise((resolve) => setTimeout(resolve, waitMs));
+        await this.readStoredPosition();
         continue;
       }
       this.failures = 0;
@@ -156,6 +159,26 @@ export class Projector {
       this.settle();
     }
     this.writing = false;
+    this.settle();
+  }
+
+  /**
+   * After a failed batch: the store's own position, which is ahead of ours when the batch in
+   * fact committed (the connection was cut after the commit, before its answer). Entries up
+   * to it are dropped from the queue, so they are not written twice (their rows' keys would
+   * collide and the batch fail forever). A store that cannot say keeps ours.
+   */
+  private async readStoredPosition(): Promise<void> {
+    if (!this.store.projectedSeq) return;
+    let stored: number;
+    try {
+      stored = await this.store.projectedSeq();
+    } catch {
+      return;
+    }
+    if (stored <= this.projected) return;
+    this.projected = stored;
+    this.queue = this.queue.filter((entry) => entry.seq > stored);
     this.settle();
   }
 

@@ -80,6 +80,42 @@ test('projector when a batch fails retries it before anything after it, and its 
   assert.equal(projector.position, 13);
 });
 
+test('projector when a batch committed but its answer was lost does not write it again', async () => {
+  // The connection is cut after the commit: the store holds 11-12 and its position says so,
+  // but the projector saw an error. Written again, the rows' keys would collide for ever.
+  const written: number[][] = [];
+  let position = 10;
+  let cutAfterCommit = true;
+  const store = {
+    project: (batch: readonly JournalEntry[]): Promise<void> => {
+      const seqs = batch.map((entry) => entry.seq);
+      if (seqs.some((seq) => seq <= position)) return Promise.reject(new Error('duplicate key'));
+      written.push(seqs);
+      position = seqs[seqs.length - 1] ?? position;
+      if (!cutAfterCommit) return Promise.resolve();
+      cutAfterCommit = false;
+      return Promise.reject(new Error('Connection terminated unexpectedly'));
+    },
+    projectedSeq: () => Promise.resolve(position),
+  };
+  const errors: unknown[] = [];
+  const projector = new Projector(store, 10, {
+    retryMs: { first: 1, longest: 2 },
+    onError: (error) => errors.push(error),
+  });
+  projector.enqueue(entries(11, 12));
+  await tick();
+  projector.enqueue(entries(13, 14));
+  await projector.idle();
+  assert.deepEqual(written, [
+    [11, 12],
+    [13, 14],
+  ]);
+  assert.equal(errors.length, 1, 'one failure, then the stored position is read and 11-12 dropped');
+  assert.equal(projector.position, 14);
+  assert.equal(projector.lag, 0);
+});
+
 test('projector when handed entries skips those it holds and refuses a gap', () => {
   const store = new ControlledStore();
   const projector = new Projector(store, 5);
