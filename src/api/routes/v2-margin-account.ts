@@ -5,6 +5,7 @@
  * v2-margin-rates.ts.
  */
 import { formatMoney } from '../../domain/money.ts';
+import type { EngineState } from '../../engine/state.ts';
 import { maxBorrowable } from '../../engine/margin/borrow.ts';
 import {
   ISOLATED_PREFIX,
@@ -13,7 +14,7 @@ import {
   type MarginType,
 } from '../../engine/margin/margin-wallet.ts';
 import { asObject, optionalString, requiredDecimal } from '../params.ts';
-import { reject, unwrap, type Route } from '../request.ts';
+import { reject, unwrap, type ApiRequest, type Route } from '../request.ts';
 import type { Services } from '../services.ts';
 import { marginAssetRow } from '../wire/margin.ts';
 import {
@@ -46,6 +47,37 @@ export function v2MarginAccountRoutes(services: Services): Route[] {
         : [];
     const done = new Set(bills.map((bill) => bill.billId));
     return (ids as string[]).map((repayId) => ({ repayId, status: done.has(repayId) ? 'SUCCESS' : 'FAIL' }));
+  };
+  /**
+   * A per-coin limit of a margin wallet as the venue names it: crossed `{coin, <crossedField>}`;
+   * isolated, for the symbol's two coins, `{symbol, baseCoin, baseCoin<Suffix>, quoteCoin,
+   * quoteCoin<Suffix>}`.
+   */
+  const coinLimits = (
+    request: ApiRequest,
+    marginType: MarginType,
+    limitOf: (current: EngineState, uid: string, wallet: string, coin: string) => bigint,
+    [crossedField, isolatedSuffix]: [string, string],
+  ) => {
+    const current = state();
+    const uid = uidOf(request);
+    if (marginType === 'crossed') {
+      const coin = coinOf(request.query);
+      const wallet = marginWallet(current, uid, 'crossed');
+      return { coin, [crossedField]: formatMoney(limitOf(current, uid, wallet, coin)) };
+    }
+    const symbol = isolatedSymbol(current, request.query) ?? '';
+    const instrument = marginInstrument(current, symbol);
+    if (!instrument) return reject('SYMBOL_NOT_FOUND', symbol);
+    const wallet = marginWallet(current, uid, 'isolated', symbol);
+    const { baseCoin, quoteCoin } = instrument;
+    return {
+      symbol,
+      baseCoin,
+      [`baseCoin${isolatedSuffix}`]: formatMoney(limitOf(current, uid, wallet, baseCoin)),
+      quoteCoin,
+      [`quoteCoin${isolatedSuffix}`]: formatMoney(limitOf(current, uid, wallet, quoteCoin)),
+    };
   };
   const routes: Route[] = [];
   for (const marginType of MARGIN_TYPES) {
@@ -121,50 +153,12 @@ export function v2MarginAccountRoutes(services: Services): Route[] {
           ...(clientOid !== undefined ? { clientOid } : {}),
         };
       }),
-      route('GET', `${base}/account/max-borrowable-amount`, 10, false, (request) => {
-        const current = state();
-        const uid = uidOf(request);
-        if (!isolated) {
-          const coin = coinOf(request.query);
-          const wallet = marginWallet(current, uid, 'crossed');
-          return { coin, maxBorrowableAmount: formatMoney(maxBorrowable(current, uid, wallet, coin)) };
-        }
-        const symbol = isolatedSymbol(current, request.query) ?? '';
-        const instrument = marginInstrument(current, symbol);
-        if (!instrument) return reject('SYMBOL_NOT_FOUND', symbol);
-        const wallet = marginWallet(current, uid, 'isolated', symbol);
-        return {
-          symbol,
-          baseCoin: instrument.baseCoin,
-          baseCoinMaxBorrowAmount: formatMoney(maxBorrowable(current, uid, wallet, instrument.baseCoin)),
-          quoteCoin: instrument.quoteCoin,
-          quoteCoinMaxBorrowAmount: formatMoney(maxBorrowable(current, uid, wallet, instrument.quoteCoin)),
-        };
-      }),
-      route('GET', `${base}/account/max-transfer-out-amount`, 10, false, (request) => {
-        const current = state();
-        const uid = uidOf(request);
-        if (!isolated) {
-          const coin = coinOf(request.query);
-          const wallet = marginWallet(current, uid, 'crossed');
-          return { coin, maxTransferOutAmount: formatMoney(maxTransferOut(current, uid, wallet, coin)) };
-        }
-        const symbol = isolatedSymbol(current, request.query) ?? '';
-        const instrument = marginInstrument(current, symbol);
-        if (!instrument) return reject('SYMBOL_NOT_FOUND', symbol);
-        const wallet = marginWallet(current, uid, 'isolated', symbol);
-        return {
-          baseCoin: instrument.baseCoin,
-          symbol,
-          baseCoinMaxTransferOutAmount: formatMoney(
-            maxTransferOut(current, uid, wallet, instrument.baseCoin),
-          ),
-          quoteCoin: instrument.quoteCoin,
-          quoteCoinMaxTransferOutAmount: formatMoney(
-            maxTransferOut(current, uid, wallet, instrument.quoteCoin),
-          ),
-        };
-      }),
+      route('GET', `${base}/account/max-borrowable-amount`, 10, false, (request) =>
+        coinLimits(request, marginType, maxBorrowable, ['maxBorrowableAmount', 'MaxBorrowAmount']),
+      ),
+      route('GET', `${base}/account/max-transfer-out-amount`, 10, false, (request) =>
+        coinLimits(request, marginType, maxTransferOut, ['maxTransferOutAmount', 'MaxTransferOutAmount']),
+      ),
       route('GET', `${base}/account/risk-rate`, 10, false, (request) => {
         const current = state();
         const uid = uidOf(request);
