@@ -56,11 +56,14 @@ export function orderBody(order: OrderView): string {
       fields.push(presetBody(futures.takeProfit), presetBody(futures.stopLoss));
     values.push(fields);
   }
-  // After the (absent) futures element: a spot order's presets [null, [takeProfit, stopLoss]],
-  // or a margin order's loanType (the two never meet: margin orders take no presets).
+  // After the futures element (null when absent): a spot order's presets [takeProfit,
+  // stopLoss], or a margin order's loanType (the two never meet: margin orders take no presets).
   const spot = order.spotPresets;
-  if (spot) values.push(null, [presetBody(spot.takeProfit), presetBody(spot.stopLoss)]);
-  else if (order.loanType) values.push(futures ? values.pop() : null, order.loanType);
+  const next = spot ? [presetBody(spot.takeProfit), presetBody(spot.stopLoss)] : order.loanType;
+  if (next !== undefined) {
+    if (!futures) values.push(null);
+    values.push(next);
+  }
   return JSON.stringify(values);
 }
 

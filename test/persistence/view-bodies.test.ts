@@ -102,8 +102,20 @@ const presetOrder: OrderView = {
   },
 };
 
+/** A spot order with TP/SL presets, and a margin order with a loanType: the slot after futures. */
+const spotPresetOrder: OrderView = {
+  ...spotOrder,
+  spotPresets: { takeProfit: { triggerPrice: '62000', triggerType: 'fill_price', executePrice: '' } },
+};
+const marginOrder: OrderView = {
+  ...spotOrder,
+  category: 'MARGIN',
+  wallet: 'crossed_margin',
+  loanType: 'autoRepay',
+};
+
 test('orderOfRow when given an order written by orderBody gives the same order, spot and futures', () => {
-  for (const order of [spotOrder, futuresOrder, presetOrder]) {
+  for (const order of [spotOrder, futuresOrder, presetOrder, spotPresetOrder, marginOrder]) {
     assert.deepStrictEqual(orderOfRow(orderRow(order, orderBody(order))), order);
   }
 });
