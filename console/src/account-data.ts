@@ -148,3 +148,7 @@ export async function loadAccount(uid: string) {
 
 export const listOf = <T>(value: { list: T[] } | 'unavailable' | undefined) =>
   value === 'unavailable' || value === undefined ? undefined : value.list;
+
+/** A route's rows, or undefined when the server does not serve it. */
+export const servedRows = <T>(value: T[] | 'unavailable' | undefined) =>
+  value === 'unavailable' ? undefined : value;

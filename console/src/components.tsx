@@ -5,19 +5,15 @@ import { errorText, operator } from './api.ts';
 
 export type Column<Row> = [label: string, cell: (row: Row) => ComponentChildren, numeric?: boolean];
 
-export function DataTable<Row>({
-  id,
-  columns,
-  rows,
-  rowKey,
-  empty = 'None',
-}: {
+export interface DataTableProps<Row> {
   id: string;
   columns: Column<Row>[];
   rows: Row[] | undefined;
   rowKey: (row: Row) => string;
   empty?: string;
-}) {
+}
+
+export function DataTable<Row>({ id, columns, rows, rowKey, empty = 'None' }: DataTableProps<Row>) {
   if (rows && rows.length === 0)
     return (
       <p class="muted" id={id}>

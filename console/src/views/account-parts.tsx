@@ -4,12 +4,21 @@
  * labelled with what it acts on, for a screen reader and the keyboard).
  */
 import { ApiError, operator } from '../api.ts';
-import type { Action } from '../components.tsx';
+import { DataTable, type Action, type DataTableProps } from '../components.tsx';
 import { time } from '../format.ts';
 import type { KeyRow, OrderRow } from '../account-data.ts';
 
 export function Unavailable({ what }: { what: string }) {
   return <p class="muted">Not served by this server ({what}).</p>;
+}
+
+/** A table of what one of the account's routes answered, or that the server does not serve it. */
+export function ServedTable<Row>({
+  unavailable,
+  what,
+  ...table
+}: DataTableProps<Row> & { unavailable: boolean; what: string }) {
+  return unavailable ? <Unavailable what={what} /> : <DataTable {...table} />;
 }
 
 export const ORDER_COLUMNS: [string, (row: OrderRow) => string, boolean?][] = [

@@ -8,9 +8,9 @@ import { ActionForm, DataTable } from '../components.tsx';
 import { short, time } from '../format.ts';
 import { usePoll } from '../hooks.ts';
 import { equityOf, usd, type BalanceRow } from '../accounts-data.ts';
-import { listOf, loadAccount, walletRows } from '../account-data.ts';
+import { listOf, loadAccount, servedRows, walletRows } from '../account-data.ts';
 import { RiskTables } from './account-risk.tsx';
-import { KeyButtons, keyActions, ORDER_COLUMNS, SettleButtons, Unavailable } from './account-parts.tsx';
+import { KeyButtons, keyActions, ORDER_COLUMNS, ServedTable, SettleButtons } from './account-parts.tsx';
 
 const REFRESH_MS = 2_000;
 
@@ -18,7 +18,7 @@ export function Account({ uid }: { uid: string }) {
   const { data, error, refresh } = usePoll(() => loadAccount(uid), REFRESH_MS, [uid]);
   const account = data?.account;
   const balances = data?.balances === 'unavailable' ? walletRows(data.account) : data?.balances;
-  const positions = data?.positions === 'unavailable' ? undefined : data?.positions;
+  const positions = servedRows(data?.positions);
   const equity = data && balances && positions ? equityOf(balances, positions, data.prices) : undefined;
   const moneyFields = [
     { name: 'coin', required: true, value: 'USDT' },
@@ -79,106 +79,96 @@ export function Account({ uid }: { uid: string }) {
         />
       }
       <h3>Positions</h3>
-      {data?.positions === 'unavailable' ? (
-        <Unavailable what="GET /admin/v1/accounts/{uid}/positions" />
-      ) : (
-        <DataTable
-          id="positions"
-          rows={positions}
-          rowKey={(row) => `${row.category}|${row.symbol}|${row.posSide}|${row.marginMode}`}
-          empty="No open position."
-          columns={[
-            ['Symbol', (row) => `${row.symbol} ${row.category}`],
-            ['Side', (row) => row.posSide],
-            ['Size', (row) => row.total, true],
-            ['Entry', (row) => row.avgPrice, true],
-            ['Mark', (row) => row.markPrice, true],
-            ['Liq. price', (row) => row.liquidationPrice, true],
-            ['Unrealised PnL', (row) => row.unrealisedPnl, true],
-            ['Margin', (row) => short(row.positionBalance, 4), true],
-            ['Leverage', (row) => `${row.leverage}× ${row.marginMode}`],
-          ]}
-        />
-      )}
+      <ServedTable
+        unavailable={data?.positions === 'unavailable'}
+        what="GET /admin/v1/accounts/{uid}/positions"
+        id="positions"
+        rows={positions}
+        rowKey={(row) => `${row.category}|${row.symbol}|${row.posSide}|${row.marginMode}`}
+        empty="No open position."
+        columns={[
+          ['Symbol', (row) => `${row.symbol} ${row.category}`],
+          ['Side', (row) => row.posSide],
+          ['Size', (row) => row.total, true],
+          ['Entry', (row) => row.avgPrice, true],
+          ['Mark', (row) => row.markPrice, true],
+          ['Liq. price', (row) => row.liquidationPrice, true],
+          ['Unrealised PnL', (row) => row.unrealisedPnl, true],
+          ['Margin', (row) => short(row.positionBalance, 4), true],
+          ['Leverage', (row) => `${row.leverage}× ${row.marginMode}`],
+        ]}
+      />
       <h3>Risk</h3>
       {account && <RiskTables risk={account.risk} />}
       <h3>Open orders</h3>
-      {data?.openOrders === 'unavailable' ? (
-        <Unavailable what="GET /admin/v1/accounts/{uid}/orders" />
-      ) : (
-        <DataTable
-          id="open-orders"
-          rows={listOf(data?.openOrders)}
-          rowKey={(row) => row.orderId}
-          empty="No open order."
-          columns={ORDER_COLUMNS}
-        />
-      )}
+      <ServedTable
+        unavailable={data?.openOrders === 'unavailable'}
+        what="GET /admin/v1/accounts/{uid}/orders"
+        id="open-orders"
+        rows={listOf(data?.openOrders)}
+        rowKey={(row) => row.orderId}
+        empty="No open order."
+        columns={ORDER_COLUMNS}
+      />
       <h3>Fills</h3>
-      {data?.fills === 'unavailable' ? (
-        <Unavailable what="GET /admin/v1/accounts/{uid}/fills" />
-      ) : (
-        <DataTable
-          id="fills"
-          rows={listOf(data?.fills)}
-          rowKey={(row) => row.execId}
-          empty="No fill."
-          columns={[
-            ['Fill id', (row) => row.execId],
-            ['Order id', (row) => row.orderId],
-            ['Symbol', (row) => `${row.symbol} ${row.category}`],
-            ['Side', (row) => row.side],
-            ['Price', (row) => row.execPrice, true],
-            ['Qty', (row) => row.execQty, true],
-            ['Fee', (row) => `${row.fee ?? ''} ${row.feeCoin ?? ''}`, true],
-            ['Time', (row) => time(row.createdTime)],
-          ]}
-        />
-      )}
+      <ServedTable
+        unavailable={data?.fills === 'unavailable'}
+        what="GET /admin/v1/accounts/{uid}/fills"
+        id="fills"
+        rows={listOf(data?.fills)}
+        rowKey={(row) => row.execId}
+        empty="No fill."
+        columns={[
+          ['Fill id', (row) => row.execId],
+          ['Order id', (row) => row.orderId],
+          ['Symbol', (row) => `${row.symbol} ${row.category}`],
+          ['Side', (row) => row.side],
+          ['Price', (row) => row.execPrice, true],
+          ['Qty', (row) => row.execQty, true],
+          ['Fee', (row) => `${row.fee ?? ''} ${row.feeCoin ?? ''}`, true],
+          ['Time', (row) => time(row.createdTime)],
+        ]}
+      />
       <h3>Plan orders</h3>
-      {data?.plans === 'unavailable' ? (
-        <Unavailable what="GET /admin/v1/accounts/{uid}/plan-orders" />
-      ) : (
-        <DataTable
-          id="plan-orders"
-          rows={listOf(data?.plans)}
-          rowKey={(row) => row.planId}
-          empty="No live plan order."
-          columns={[
-            ['Plan id', (row) => row.planId],
-            ['Symbol', (row) => `${row.symbol} ${row.category}`],
-            ['Type', (row) => row.planType],
-            ['Side', (row) => row.side],
-            ['Trigger', (row) => `${row.triggerPrice} (${row.triggerType})`, true],
-            ['Order', (row) => `${row.orderType} ${row.executePrice}`],
-            ['Size', (row) => row.size, true],
-            ['Status', (row) => row.status],
-            ['Created', (row) => time(row.createdTime)],
-          ]}
-        />
-      )}
+      <ServedTable
+        unavailable={data?.plans === 'unavailable'}
+        what="GET /admin/v1/accounts/{uid}/plan-orders"
+        id="plan-orders"
+        rows={listOf(data?.plans)}
+        rowKey={(row) => row.planId}
+        empty="No live plan order."
+        columns={[
+          ['Plan id', (row) => row.planId],
+          ['Symbol', (row) => `${row.symbol} ${row.category}`],
+          ['Type', (row) => row.planType],
+          ['Side', (row) => row.side],
+          ['Trigger', (row) => `${row.triggerPrice} (${row.triggerType})`, true],
+          ['Order', (row) => `${row.orderType} ${row.executePrice}`],
+          ['Size', (row) => row.size, true],
+          ['Status', (row) => row.status],
+          ['Created', (row) => time(row.createdTime)],
+        ]}
+      />
       <h3>Bills</h3>
-      {data?.bills === 'unavailable' ? (
-        <Unavailable what="GET /admin/v1/accounts/{uid}/bills" />
-      ) : (
-        <DataTable
-          id="bills"
-          rows={listOf(data?.bills)}
-          rowKey={(row) => row.billId}
-          empty="No bill."
-          columns={[
-            ['Bill id', (row) => row.billId],
-            ['Wallet', (row) => row.wallet],
-            ['Coin', (row) => row.coin],
-            ['Type', (row) => row.businessType],
-            ['Symbol', (row) => row.symbol],
-            ['Amount', (row) => row.amount, true],
-            ['Fee', (row) => row.fee, true],
-            ['Balance after', (row) => row.balanceAfter, true],
-            ['Time', (row) => time(row.createdTime)],
-          ]}
-        />
-      )}
+      <ServedTable
+        unavailable={data?.bills === 'unavailable'}
+        what="GET /admin/v1/accounts/{uid}/bills"
+        id="bills"
+        rows={listOf(data?.bills)}
+        rowKey={(row) => row.billId}
+        empty="No bill."
+        columns={[
+          ['Bill id', (row) => row.billId],
+          ['Wallet', (row) => row.wallet],
+          ['Coin', (row) => row.coin],
+          ['Type', (row) => row.businessType],
+          ['Symbol', (row) => row.symbol],
+          ['Amount', (row) => row.amount, true],
+          ['Fee', (row) => row.fee, true],
+          ['Balance after', (row) => row.balanceAfter, true],
+          ['Time', (row) => time(row.createdTime)],
+        ]}
+      />
       <h3>Order history</h3>
       {data?.orders !== 'unavailable' && (
         <DataTable
@@ -208,42 +198,38 @@ export function Account({ uid }: { uid: string }) {
         <ActionForm key={action.id} action={action} onDone={refresh} />
       ))}
       <h3>Sub-accounts</h3>
-      {data?.subAccounts === 'unavailable' ? (
-        <Unavailable what="GET /admin/v1/accounts?parentUid=" />
-      ) : (
-        <DataTable
-          id="sub-accounts"
-          rows={data?.subAccounts}
-          rowKey={(row) => row.uid}
-          empty="No sub-account."
-          columns={[
-            ['uid', (row) => <a href={`#/accounts/${row.uid}`}>{row.uid}</a>],
-            ['Kind', (row) => row.kind],
-            ['Mode', (row) => row.mode],
-            ['Label', (row) => row.label],
-          ]}
-        />
-      )}
+      <ServedTable
+        unavailable={data?.subAccounts === 'unavailable'}
+        what="GET /admin/v1/accounts?parentUid="
+        id="sub-accounts"
+        rows={servedRows(data?.subAccounts)}
+        rowKey={(row) => row.uid}
+        empty="No sub-account."
+        columns={[
+          ['uid', (row) => <a href={`#/accounts/${row.uid}`}>{row.uid}</a>],
+          ['Kind', (row) => row.kind],
+          ['Mode', (row) => row.mode],
+          ['Label', (row) => row.label],
+        ]}
+      />
       <h3>Deposits and withdrawals</h3>
-      {data?.funding === 'unavailable' ? (
-        <Unavailable what="GET /admin/v1/accounts/{uid}/funding" />
-      ) : (
-        <DataTable
-          id="funding"
-          rows={data?.funding}
-          rowKey={(row) => row.id}
-          empty="No deposit or withdrawal."
-          columns={[
-            ['Record id', (row) => row.id],
-            ['Type', (row) => `${row.type} (${row.subType})`],
-            ['Coin', (row) => row.coin],
-            ['Amount', (row) => row.amount, true],
-            ['Status', (row) => row.status],
-            ['Time', (row) => time(row.ts)],
-            ['', (row) => (row.status === 'pending' ? <SettleButtons id={row.id} onDone={refresh} /> : null)],
-          ]}
-        />
-      )}
+      <ServedTable
+        unavailable={data?.funding === 'unavailable'}
+        what="GET /admin/v1/accounts/{uid}/funding"
+        id="funding"
+        rows={servedRows(data?.funding)}
+        rowKey={(row) => row.id}
+        empty="No deposit or withdrawal."
+        columns={[
+          ['Record id', (row) => row.id],
+          ['Type', (row) => `${row.type} (${row.subType})`],
+          ['Coin', (row) => row.coin],
+          ['Amount', (row) => row.amount, true],
+          ['Status', (row) => row.status],
+          ['Time', (row) => time(row.ts)],
+          ['', (row) => (row.status === 'pending' ? <SettleButtons id={row.id} onDone={refresh} /> : null)],
+        ]}
+      />
       <h3>Money</h3>
       <div class="actions-grid">
         <ActionForm
