@@ -46,7 +46,14 @@ export const CCXT_MARGIN_CASES = {
     const lower = (last * 0.9).toFixed(2);
     for (const category of ['MARGIN', 'SPOT'])
       await context.operator.setPrice({ category, symbol: 'ETHUSDT', indexPrice: lower });
-    const liquidations = await exchange.fetchMyLiquidations(ETH, undefined, undefined, ISOLATED);
+    // The wallet is liquidated through the book after the command that crosses its line: on a
+    // busy machine that may be a later one (the house's re-quote refilling the bids), so the
+    // history is read again for up to 5 s, as a bot would poll it.
+    let liquidations = await exchange.fetchMyLiquidations(ETH, undefined, undefined, ISOLATED);
+    for (let tries = 0; liquidations.length === 0 && tries < 25; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      liquidations = await exchange.fetchMyLiquidations(ETH, undefined, undefined, ISOLATED);
+    }
     assert.deepEqual(
       liquidations.map((one) => one.symbol),
       [ETH],
