@@ -63,6 +63,8 @@ if (files.length === 0) {
   process.stderr.write(`no test files (*.test.ts) under ${paths.join(', ')}\n`);
   process.exit(1);
 }
-const args = ['--import', 'tsx', '--test', '--test-concurrency=2', ...options, ...files];
+// --test-force-exit: a file whose test timed out with a server still listening (or a timer
+// still set) ends when its tests have, instead of holding the whole run open for ever.
+const args = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-force-exit', ...options, ...files];
 const child = spawn(process.execPath, args, { stdio: 'inherit' });
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

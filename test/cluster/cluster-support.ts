@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { TestContext } from 'node:test';
 import { connect } from 'nats';
 import { streamNameOf } from '../../src/cluster/entry-stream.ts';
-import { freePort, REPO_ROOT } from '../support/child.ts';
+import { freePort, reapOnExit, REPO_ROOT } from '../support/child.ts';
 import { makeTempDir, removeDir } from '../support/server.ts';
 
 export const NATS_URL = process.env.BOURSE_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -71,6 +71,7 @@ export async function startEngine(t: TestContext, cluster: ClusterSettings): Pro
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), BOURSE_DATA_DIR: dataDir, ...cluster.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  reapOnExit(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

@@ -53,3 +53,18 @@ test('npm test when a directory holds no test file says so and fails', { timeout
     return true;
   });
 });
+
+test(
+  'npm test when a test times out with a server still listening ends the run and reports it',
+  { timeout: 60_000 },
+  async () => {
+    await assert.rejects(
+      runner('test/support/fixtures/runner-hang.fixture.ts'),
+      (error: { code: number; stdout: string }) => {
+        assert.equal(error.code, 1);
+        assert.match(error.stdout, /test timed out after 200ms/);
+        return true;
+      },
+    );
+  },
+);

@@ -23,6 +23,19 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Kills the child when the test file's process exits, however it exits: a file whose test timed
+ * out is ended by the runner (--test-force-exit) before its after-hooks could stop the server,
+ * which would otherwise run on with nobody to stop it.
+ */
+export function reapOnExit(child: ChildProcess): void {
+  const reap = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  process.once('exit', reap);
+  child.once('exit', () => process.off('exit', reap));
+}
+
 export interface ChildServer {
   url: string;
   process: ChildProcess;
@@ -81,6 +94,7 @@ export async function spawnServer(
     ...(options.uid === undefined ? {} : { uid: options.uid }),
     ...(options.gid === undefined ? {} : { gid: options.gid }),
   });
+  reapOnExit(child);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
