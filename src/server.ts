@@ -18,6 +18,7 @@ import { Authenticator } from './api/auth/authenticate.ts';
 import type { FastPath } from './api/http1/fast-path.ts';
 import { checkRateLimitPaths } from './api/rate-limit.ts';
 import { operationsEndpoints, Readiness } from './api/health-routes.ts';
+import { countConnections } from './api/connection-count.ts';
 import { createMetrics, type Metrics } from './api/metrics.ts';
 import { allRoutes } from './api/routes/index.ts';
 import type { Services } from './api/services.ts';
@@ -344,7 +345,12 @@ async function openToRequests(
       onError: (error) => logger.error('websocket error', { error: errorText(error) }),
     }),
   );
-  metrics?.watch({ sequencer: services.sequencer, store: services.store, websocket });
+  metrics?.watch({
+    sequencer: services.sequencer,
+    store: services.store,
+    websocket,
+    http: countConnections(http.server),
+  });
   return { market, websocket, restartMarket };
 }
 

@@ -35,6 +35,7 @@ export interface MetricSources {
   };
   store?: { readonly pendingWrites?: number; sizeBytes?(): Promise<number> };
   websocket?: { readonly connectionCount: number };
+  http?: { readonly connectionCount: number };
 }
 
 export interface Metrics {
@@ -148,6 +149,11 @@ function scrapeGauges(registry: Registry, sourcesNow: () => MetricSources): void
       'bourse_websocket_connections',
       'Open WebSocket connections.',
       (sources) => sources.websocket?.connectionCount ?? 0,
+    ],
+    [
+      'bourse_http_connections',
+      'Open TCP connections to the HTTP server: kept-alive REST connections and WebSocket ones.',
+      (sources) => sources.http?.connectionCount ?? 0,
     ],
   ];
   for (const [name, help, read] of gauges) {
