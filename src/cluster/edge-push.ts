@@ -21,11 +21,16 @@ import { realClock, simulatedClock } from '../runtime/clocks.ts';
 import { Sequencer } from '../runtime/sequencer.ts';
 import { SecretBox } from '../security/secrets.ts';
 import type { ClusterConfig } from './cluster-config.ts';
+import { FollowLoop } from './follow-loop.ts';
 import { JournalFollower } from './journal-follower.ts';
 
 export interface EdgePush {
   /** The journal sequence number pushed so far. */
   readonly seq: number;
+  /** The follower's state and store, as route handlers use them (edge-reads.ts answers reads on them). */
+  readonly services: Services;
+  /** The follower's rounds, which reads wait on (read-your-writes). */
+  readonly rounds: FollowLoop;
   close(): Promise<void>;
 }
 
@@ -64,14 +69,14 @@ export async function startEdgePush(
       clientIp(request.headers, request.socket.remoteAddress, config.trustProxy),
     onError,
   });
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
   let restarts = follower.restarts;
-  const follow = async (): Promise<void> => {
+  const follow = async (): Promise<boolean> => {
     const before = follower.seq;
+    let read = true;
     try {
       await follower.catchUp();
     } catch (error) {
+      read = false;
       onError(error);
     }
     if (follower.restarts !== restarts) {
@@ -82,16 +87,18 @@ export async function startEdgePush(
     } else {
       sequencer.followed(follower.recovered.exchange, follower.seq, follower.entriesAfter(before));
     }
-    if (!stopped) timer = setTimeout(() => void follow(), cluster.followEveryMs);
+    return read;
   };
-  timer = setTimeout(() => void follow(), cluster.followEveryMs);
+  const rounds = new FollowLoop(follow, cluster.followEveryMs, () => follower.seq);
+  rounds.start();
   return {
     get seq() {
       return follower.seq;
     },
+    services,
+    rounds,
     async close() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
+      rounds.stop();
       await gateway.close();
       await store.close();
     },

@@ -5,8 +5,11 @@
  * machine; a client may use any of them and move between them.
  *
  * Forwarding is plain HTTP on kept-alive connections (docs/cluster.md says why not NATS
- * request/reply). The leader authenticates, rate-limits and answers; the edge adds the
- * client's address to X-Forwarded-For (run engines with BOURSE_TRUST_PROXY=true behind edges).
+ * request/reply). `npm start` as an edge authenticates and rate-limits venue requests and
+ * answers reads itself (edge-reads.ts), sending writes on with `send`; the rest (the operator
+ * API, health, the console) is forwarded as it is. Either way the edge adds the client's
+ * address to X-Forwarded-For (run engines with BOURSE_TRUST_PROXY=true behind edges), and
+ * strips the journal sequence the leader's answers carry (read-your-writes.ts).
  *
  * During a failover: with no live leader the edge answers 40015 (HTTP 503, "try again
  * later": nothing was run); a request whose connection to the leader was refused before it
@@ -32,15 +35,28 @@ import pg from 'pg';
 import { failure } from '../api/envelope.ts';
 import { listen } from '../startup/listen.ts';
 import type { ClusterConfig } from './cluster-config.ts';
+import type { EdgeRequest, Relayed } from '../api/app.ts';
+import type { SendToLeader } from './edge-reads.ts';
 import { leaseHolder } from './lease.ts';
+import { JOURNAL_SEQ_HEADER } from './read-your-writes.ts';
 
 export interface EdgeSettings {
   host: string;
   port: number;
   databaseUrl: string;
   cluster: ClusterConfig;
-  /** Serves WebSocket upgrades on the server itself (edge-push.ts); absent: they are relayed to the leader. */
-  attachPush?: (server: Server) => Promise<{ close(): Promise<void> }>;
+  /**
+   * Serves WebSocket upgrades on the server itself (edge-push.ts), and with `handle` the venue
+   * routes (edge-reads.ts), given the edge's pool and its way to the leader; absent: upgrades
+   * and requests are all relayed to the leader.
+   */
+  attachPush?: (server: Server, edge: { pool: pg.Pool; send: SendToLeader }) => Promise<EdgeAttached>;
+}
+
+export interface EdgeAttached {
+  /** Takes a request it serves; false leaves it to be forwarded as it is. */
+  handle?(request: IncomingMessage, response: ServerResponse): boolean;
+  close(): Promise<void>;
 }
 
 export interface RunningEdge {
@@ -61,15 +77,64 @@ function refuse(response: ServerResponse, code: '40015' | '40725', msg: string):
 }
 
 function forwardedFor(request: IncomingMessage): string {
+  return forwardedForEdge({ headers: request.headers, remoteAddress: request.socket.remoteAddress ?? '' });
+}
+
+function forwardedForEdge(request: Pick<EdgeRequest, 'headers' | 'remoteAddress'>): string {
   const previous = request.headers['x-forwarded-for'];
-  const peer = request.socket.remoteAddress ?? '';
+  const peer = request.remoteAddress;
   return previous ? `${String(previous)}, ${peer}` : peer;
+}
+
+const REFUSALS = {
+  '40015': 'System is abnormal, please try again later',
+  '40725': 'service return an error',
+} as const;
+
+/** Gathers the leader's answer (or the edge's refusal) for a relayed request. */
+class Collector {
+  private done = false;
+
+  constructor(private readonly resolve: (relayed: Relayed) => void) {}
+
+  refused(code: '40015' | '40725'): void {
+    if (this.done) return;
+    this.done = true;
+    this.resolve({
+      status: 503,
+      text: JSON.stringify(failure(code, REFUSALS[code], Date.now())),
+      contentType: 'application/json',
+      headers: [['retry-after', '1']],
+    });
+  }
+
+  answer(answer: IncomingMessage): void {
+    const chunks: Buffer[] = [];
+    answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+    answer.on('error', () => this.refused('40725'));
+    answer.on('end', () => {
+      if (this.done) return;
+      this.done = true;
+      const headers: [string, string][] = [];
+      const seq = answer.headers[JOURNAL_SEQ_HEADER];
+      if (typeof seq === 'string') headers.push([JOURNAL_SEQ_HEADER, seq]);
+      const retryAfter = answer.headers['retry-after'];
+      if (typeof retryAfter === 'string') headers.push(['retry-after', retryAfter]);
+      this.resolve({
+        status: answer.statusCode ?? 502,
+        text: Buffer.concat(chunks).toString('utf8'),
+        contentType: answer.headers['content-type'] ?? 'application/json',
+        headers,
+      });
+    });
+  }
 }
 
 export async function startEdge(settings: EdgeSettings): Promise<RunningEdge> {
   const pool = new pg.Pool({
     connectionString: settings.databaseUrl,
-    max: 2,
+    // The lease look-up and the shared rate limits' statements, one each.
+    max: 3,
     application_name: 'bourse edge',
   });
   pool.on('error', () => undefined);
@@ -104,7 +169,8 @@ export async function startEdge(settings: EdgeSettings): Promise<RunningEdge> {
         agent,
       },
       (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        const { [JOURNAL_SEQ_HEADER]: _seq, ...headers } = answer.headers;
+        response.writeHead(answer.statusCode ?? 502, headers);
         answer.pipe(response);
       },
     );
@@ -121,12 +187,43 @@ export async function startEdge(settings: EdgeSettings): Promise<RunningEdge> {
     upstream.end(body);
   };
 
+  /** A venue request checked by edge-reads.ts, sent to the leader; its answer, to be relayed. */
+  const send: SendToLeader = (request, rawBody) =>
+    new Promise<Relayed>((resolve) => {
+      const collect = new Collector(resolve);
+      const ask = (retried: boolean): void => {
+        const target = leader;
+        if (!target) return collect.refused('40015');
+        const upstream = httpRequest(
+          new URL(request.url, target),
+          {
+            method: request.method,
+            headers: { ...request.headers, host: new URL(target).host, 'x-forwarded-for': forwardedForEdge(request) },
+            agent,
+          },
+          (answer) => collect.answer(answer),
+        );
+        upstream.on('error', (error: NodeJS.ErrnoException) => {
+          if (!retried && NOT_SENT.has(error.code ?? '')) void lookUp().then(() => ask(true));
+          else {
+            if (!NOT_SENT.has(error.code ?? '')) void lookUp();
+            collect.refused(NOT_SENT.has(error.code ?? '') ? '40015' : '40725');
+          }
+        });
+        upstream.end(rawBody);
+      };
+      ask(false);
+    });
+
   const server: Server = createServer((request, response) => {
+    if (attached?.handle?.(request, response)) return;
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => forward(request, Buffer.concat(chunks), response, false));
   });
-  const push = settings.attachPush ? await settings.attachPush(server) : null;
+  let attached: EdgeAttached | null = null;
+  const push = settings.attachPush ? await settings.attachPush(server, { pool, send }) : null;
+  attached = push;
   if (!push)
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) =>
       relayUpgrade(request, socket, head, leader),
