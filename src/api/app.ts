@@ -451,7 +451,13 @@ export function buildApp(options: AppOptions): RoutedApp {
         const ran = await run(request, apiRequest, rawQuery, matched);
         if ('text' in ran) {
           reply.send(ran.status, ran.text, ran.contentType, ran.headers);
-          metrics?.record(matched?.route ?? null, apiRequest.method, ran.status, '', performance.now() - startedMs);
+          metrics?.record(
+            matched?.route ?? null,
+            apiRequest.method,
+            ran.status,
+            '',
+            performance.now() - startedMs,
+          );
           return;
         }
         answer = { envelope: ran, status: 200 };

@@ -198,7 +198,11 @@ export async function startEdge(settings: EdgeSettings): Promise<RunningEdge> {
           new URL(request.url, target),
           {
             method: request.method,
-            headers: { ...request.headers, host: new URL(target).host, 'x-forwarded-for': forwardedForEdge(request) },
+            headers: {
+              ...request.headers,
+              host: new URL(target).host,
+              'x-forwarded-for': forwardedForEdge(request),
+            },
             agent,
           },
           (answer) => collect.answer(answer),

@@ -137,10 +137,11 @@ export class SharedRateLimiter {
     for (const [lateKey, count] of this.late) send(lateKey.slice(0, lateKey.indexOf('\u0000')), count);
     try {
       if (keys.length > 0) {
-        const { rows } = await this.settings.pool.query<{ window_key: string; second: string; count: string }>(
-          ADD,
-          [this.settings.cluster, keys, seconds, added],
-        );
+        const { rows } = await this.settings.pool.query<{
+          window_key: string;
+          second: string;
+          count: string;
+        }>(ADD, [this.settings.cluster, keys, seconds, added]);
         for (const row of rows) {
           const one = sent.get(`${row.window_key}\u0000${row.second}`);
           if (!one) continue;
