@@ -31,6 +31,8 @@ export interface EdgePush {
   readonly services: Services;
   /** The follower's rounds, which reads wait on (read-your-writes). */
   readonly rounds: FollowLoop;
+  /** Times the journal was replaced under the follower (the operator's reset): sequences start over. */
+  readonly resets: number;
   close(): Promise<void>;
 }
 
@@ -94,6 +96,9 @@ export async function startEdgePush(
   return {
     get seq() {
       return follower.seq;
+    },
+    get resets() {
+      return restarts;
     },
     services,
     rounds,

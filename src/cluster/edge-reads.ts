@@ -114,11 +114,18 @@ export async function startEdgeReads(settings: EdgeReadSettings): Promise<EdgeRe
     },
   });
 
+  let resets = push.resets;
+
   /** Waits for what the caller must see before its request is checked and run; false: not in time. */
   async function ready(route: Route, headers: EdgeRequest['headers']): Promise<boolean> {
     if (route.auth !== 'signed') return true;
     const apiKey = headerOf(headers, 'access-key');
     if (!apiKey) return true;
+    if (push.resets !== resets) {
+      // The operator's reset replaced the journal: the sequences known belong to the old one.
+      resets = push.resets;
+      keys.clear();
+    }
     let fresh = false;
     if (!services.sequencer.exchange.state.apiKeys.has(apiKey)) {
       // Perhaps created a moment ago: refused only if still unknown after a fresh round.

@@ -38,6 +38,11 @@ export class KeySequences {
     return this.seqs.get(apiKey);
   }
 
+  /** Forgets every key (the journal was replaced: its sequences start over). */
+  clear(): void {
+    this.seqs.clear();
+  }
+
   get size(): number {
     return this.seqs.size;
   }
