@@ -1,0 +1,121 @@
+/**
+ * What the shared rate limits cost an edge (`npx tsx bench/edge-limits.bench.ts`; not a test;
+ * docs/cluster.md quotes it): orders/s (place-batch, 20 orders per request, closed loop)
+ * through two edges of one cluster, one with BOURSE_RATE_LIMITS=off and one counting every
+ * request against limits scaled so that none is met (x100000: the cost of counting and of the
+ * edge's statements in PostgreSQL, not of refusals), measured alternately, BENCH_RUNS times.
+ * Everything (the engine, the edges, the load generators, PostgreSQL) shares this machine.
+ *
+ * Settings: BENCH_DURATION_MS (3000), BENCH_CONNECTIONS (30), BENCH_RUNS (5).
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { benchDatabase, freePort, median, REPO_ROOT, startBourseChild } from './support/bourse-child.ts';
+import { orderBatch, ORDERS_PER_REQUEST } from './support/order-batch.ts';
+import { runOrderLoad } from './support/order-load.ts';
+
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 3000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 30);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+
+/** An edge as a child process; resolves once it listens. */
+async function startEdge(env: Record<string, string>) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bourse-edge-bench-'));
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), BOURSE_DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  for (let waited = 0; !output.includes('edge is listening'); waited += 20) {
+    if (waited > 60_000 || child.exitCode !== null) throw new Error(`the edge did not start: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return {
+    port,
+    stop() {
+      child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const cleanups: (() => Promise<void>)[] = [];
+  try {
+    const databaseUrl = await benchDatabase(cleanups);
+    const clusterEnv = {
+      BOURSE_ROLE: 'engine',
+      BOURSE_CLUSTER_NAME: `bench_${randomBytes(3).toString('hex')}`,
+      BOURSE_DATABASE_URL: databaseUrl,
+      BOURSE_SERVER_KEY: randomBytes(32).toString('hex'),
+      BOURSE_TRUST_PROXY: 'true',
+    };
+    const leader = await startBourseChild({ databaseUrl, env: clusterEnv });
+    cleanups.push(() => leader.stop());
+    const edgeEnv = { ...clusterEnv, BOURSE_ROLE: 'edge', BOURSE_FOLLOW_EVERY_MS: '50', BOURSE_LOG: 'off' };
+    const edges = [
+      {
+        label: 'through an edge, limits off',
+        edge: await startEdge({ ...edgeEnv, BOURSE_RATE_LIMITS: 'off' }),
+      },
+      {
+        label: 'through an edge, shared limits counted',
+        edge: await startEdge({ ...edgeEnv, BOURSE_RATE_LIMITS: 'x100000' }),
+      },
+    ];
+    for (const { edge } of edges) cleanups.push(async () => edge.stop());
+    const measure = async (port: number, connections: number, durationMs: number) => {
+      const result = await runOrderLoad({
+        host: '127.0.0.1',
+        port,
+        path: '/api/v3/trade/place-batch',
+        body: orderBatch('entry'),
+        connections,
+        durationMs,
+        signing: leader.trader,
+        checkEvery: 50,
+      });
+      if (result.errors > 0 || result.non200 > 0 || result.refusedItems > 0)
+        throw new Error(`load failed: ${result.firstFailure}`);
+      return result.requestsPerSecond * ORDERS_PER_REQUEST;
+    };
+    // One connection first: the passphrase is verified once (scrypt) before the load.
+    for (const { edge } of edges) await measure(edge.port, 1, 300);
+    const figures = edges.map(() => [] as number[]);
+    const ratios: number[] = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      // Alternate which goes first, so a drift of the machine's load falls on both alike.
+      const order = run % 2 === 0 ? [0, 1] : [1, 0];
+      const values: number[] = [0, 0];
+      for (const index of order) {
+        const value = await measure(edges[index]?.edge.port ?? 0, CONNECTIONS, DURATION_MS);
+        values[index] = value;
+        figures[index]?.push(value);
+        process.stderr.write(`run ${run + 1} ${edges[index]?.label}: ${value.toFixed(0)} orders/s\n`);
+      }
+      ratios.push((values[1] ?? 0) / (values[0] ?? 1));
+    }
+    const lines = [
+      `edge limits, ${new Date().toISOString()}, ${DURATION_MS} ms per measure, ${CONNECTIONS} connections, medians of ${RUNS} runs`,
+      ...edges.map(
+        ({ label }, index) =>
+          `  ${label.padEnd(40)} ${median(figures[index] ?? [])
+            .toFixed(0)
+            .padStart(7)} orders/s`,
+      ),
+      `  counted / off, median of the runs' ratios: ${median(ratios).toFixed(2)}`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  }
+}
+
+await main();
