@@ -26,6 +26,7 @@ import {
   createServer,
   request as httpRequest,
   type IncomingMessage,
+  type OutgoingHttpHeaders,
   type Server,
   type ServerResponse,
 } from 'node:http';
@@ -84,6 +85,17 @@ function forwardedForEdge(request: Pick<EdgeRequest, 'headers' | 'remoteAddress'
   const previous = request.headers['x-forwarded-for'];
   const peer = request.remoteAddress;
   return previous ? `${String(previous)}, ${peer}` : peer;
+}
+
+/** The headers a checked request is sent on with: its body goes as the text that was checked. */
+function relayHeaders(request: EdgeRequest, rawBody: string, target: string): OutgoingHttpHeaders {
+  const { 'transfer-encoding': _chunked, ...headers } = request.headers;
+  return {
+    ...headers,
+    'content-length': String(Buffer.byteLength(rawBody)),
+    host: new URL(target).host,
+    'x-forwarded-for': forwardedForEdge(request),
+  };
 }
 
 const REFUSALS = {
@@ -194,19 +206,17 @@ export async function startEdge(settings: EdgeSettings): Promise<RunningEdge> {
       const ask = (retried: boolean): void => {
         const target = leader;
         if (!target) return collect.refused('40015');
-        const upstream = httpRequest(
-          new URL(request.url, target),
-          {
-            method: request.method,
-            headers: {
-              ...request.headers,
-              host: new URL(target).host,
-              'x-forwarded-for': forwardedForEdge(request),
-            },
-            agent,
-          },
-          (answer) => collect.answer(answer),
-        );
+        let upstream: ReturnType<typeof httpRequest>;
+        try {
+          upstream = httpRequest(
+            new URL(request.url, target),
+            { method: request.method, headers: relayHeaders(request, rawBody, target), agent },
+            (answer) => collect.answer(answer),
+          );
+        } catch {
+          // Refused before anything was sent (a header node:http will not write).
+          return collect.refused('40015');
+        }
         upstream.on('error', (error: NodeJS.ErrnoException) => {
           if (!retried && NOT_SENT.has(error.code ?? '')) void lookUp().then(() => ask(true));
           else {
