@@ -5,6 +5,8 @@
  * request against limits scaled so that none is met (x100000: the cost of counting and of the
  * edge's statements in PostgreSQL, not of refusals), measured alternately, BENCH_RUNS times.
  * Everything (the engine, the edges, the load generators, PostgreSQL) shares this machine.
+ * First, in this process, the decision alone: `allow` calls per second of the shared limiter
+ * (syncing every 25 ms meanwhile) against the single process's in-memory one, 1,000 callers.
  *
  * Settings: BENCH_DURATION_MS (3000), BENCH_CONNECTIONS (30), BENCH_RUNS (5).
  */
@@ -13,6 +15,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
+import { RateLimiter } from '../src/api/rate-limit.ts';
+import { SharedRateLimiter } from '../src/cluster/shared-rate-limit.ts';
 import { benchDatabase, freePort, median, REPO_ROOT, startBourseChild } from './support/bourse-child.ts';
 import { orderBatch, ORDERS_PER_REQUEST } from './support/order-batch.ts';
 import { runOrderLoad } from './support/order-load.ts';
@@ -46,10 +51,56 @@ async function startEdge(env: Record<string, string>) {
   };
 }
 
+/** `allow` calls per second over `callers` subjects for about `durationMs`. */
+async function decisionsPerSecond(
+  limiter: Pick<RateLimiter, 'allow'>,
+  callers: number,
+  durationMs: number,
+): Promise<number> {
+  const rule = { perSecond: 1_000_000, by: 'uid' as const };
+  let calls = 0;
+  const startedMs = performance.now();
+  while (performance.now() - startedMs < durationMs) {
+    for (let n = 0; n < 10_000; n += 1)
+      limiter.allow('/api/v3/trade/place-batch', rule, String(n % callers), Date.now());
+    calls += 10_000;
+    // Let the shared limiter's sync run, as it does between requests.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return (calls * 1000) / (performance.now() - startedMs);
+}
+
+async function decisionCost(databaseUrl: string): Promise<string[]> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const config = { enabled: true, scale: 1, overrides: {} };
+  const shared = await SharedRateLimiter.start({
+    pool,
+    cluster: 'bench',
+    config,
+    syncMs: 25,
+    onError: (error) => process.stderr.write(`${String(error)}\n`),
+  });
+  const local = new RateLimiter(config);
+  const figures: [number[], number[]] = [[], []];
+  for (let run = 0; run < RUNS; run += 1) {
+    figures[0].push(await decisionsPerSecond(local, 1_000, 500));
+    figures[1].push(await decisionsPerSecond(shared, 1_000, 500));
+  }
+  shared.stop();
+  await pool.end();
+  const perSecond = figures.map((values) => median(values));
+  return [
+    `  decisions/s, in memory (one process)      ${(perSecond[0] ?? 0).toFixed(0).padStart(10)}`,
+    `  decisions/s, shared (25 ms sync)          ${(perSecond[1] ?? 0).toFixed(0).padStart(10)}`,
+  ];
+}
+
 async function main(): Promise<void> {
   const cleanups: (() => Promise<void>)[] = [];
   try {
     const databaseUrl = await benchDatabase(cleanups);
+    const decisions = await decisionCost(databaseUrl);
+    process.stderr.write(`${decisions.join('\n')}\n`);
     const clusterEnv = {
       BOURSE_ROLE: 'engine',
       BOURSE_CLUSTER_NAME: `bench_${randomBytes(3).toString('hex')}`,
@@ -111,6 +162,7 @@ async function main(): Promise<void> {
             .padStart(7)} orders/s`,
       ),
       `  counted / off, median of the runs' ratios: ${median(ratios).toFixed(2)}`,
+      ...decisions,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

@@ -111,8 +111,17 @@ await postgresTests('cluster edge API tests', [
     options: { timeout: 60_000 },
     async body(t) {
       const database = await databaseFor(t);
-      const { edges, credentials } = await startCluster(t, database.url, 1, 'off');
+      const { engines, edges, credentials } = await startCluster(t, database.url, 1, 'off');
       const [a, b] = edges as [Engine, Engine];
+      // The leader tells the journal sequence of each answer; a write moves it on.
+      const direct = new SigningClient(engines[0]?.url ?? '', credentials);
+      const seqs = [];
+      for (const clientOid of ['direct-1', 'direct-2']) {
+        const answer = await direct.post(PLACE, { body: restingBuy(clientOid) });
+        assert.equal(answer.body?.code, '00000');
+        seqs.push(Number(answer.headers.get('bourse-journal-seq')));
+      }
+      assert.ok((seqs[0] ?? 0) >= 1 && (seqs[1] ?? 0) > (seqs[0] ?? 0), `sequences ${seqs.join(', ')}`);
       const sdkA = sdkOf(a, credentials);
       const sdkB = sdkOf(b, credentials);
       for (let n = 0; n < 5; n += 1) {
