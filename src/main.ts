@@ -18,6 +18,8 @@ import { startServer, type RunningServer } from './server.ts';
 import { startEdge } from './cluster/edge.ts';
 import { startEdgePush } from './cluster/edge-push.ts';
 import { startEdgeReads } from './cluster/edge-reads.ts';
+import { checkRateLimitPaths } from './api/rate-limit.ts';
+import { rateLimitedPaths } from './startup/route-paths.ts';
 
 const STOP_DEADLINE_MS = 30_000;
 
@@ -125,6 +127,8 @@ function onLeaseLost(why: string): void {
 async function runEdge(config: Config): Promise<void> {
   const { cluster, databaseUrl } = config;
   if (!cluster || !databaseUrl) return;
+  // Edges apply the rate limits: a bad override stops the start, as it does an engine's.
+  checkRateLimitPaths(config.rateLimits, rateLimitedPaths());
   const onError = (error: unknown) =>
     process.stderr.write(`bourse edge: ${error instanceof Error ? error.message : String(error)}\n`);
   const edge = await startEdge({
