@@ -62,6 +62,8 @@ export async function startEdgePush(
     box: new SecretBox(Buffer.from(serverKeyHex, 'hex')),
     wallNow: () => Date.now(),
     newAccountPositionMode: config.positionMode,
+    // The edge answers convert reads but the quotes themselves (edge-reads.ts): the same settings.
+    convert: config.convert,
   };
   const gateway = attachWebSocket(server, {
     services,
