@@ -5,6 +5,8 @@
  * request against limits scaled so that none is met (x100000: the cost of counting and of the
  * edge's statements in PostgreSQL, not of refusals), measured alternately, BENCH_RUNS times.
  * Everything (the engine, the edges, the load generators, PostgreSQL) shares this machine.
+ * Then reads: signed GETs of the trader's spot assets (answered by the edge from its follower)
+ * through the edge, against the same on the leader, from 30 loops in this process.
  * First, in this process, the decision alone: `allow` calls per second of the shared limiter
  * (syncing every 25 ms meanwhile) against the single process's in-memory one, 1,000 callers.
  *
@@ -12,13 +14,22 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { RateLimiter } from '../src/api/rate-limit.ts';
 import { SharedRateLimiter } from '../src/cluster/shared-rate-limit.ts';
-import { benchDatabase, freePort, median, REPO_ROOT, startBourseChild } from './support/bourse-child.ts';
+import {
+  benchDatabase,
+  freePort,
+  median,
+  REPO_ROOT,
+  startBourseChild,
+  type Trader,
+} from './support/bourse-child.ts';
 import { orderBatch, ORDERS_PER_REQUEST } from './support/order-batch.ts';
 import { runOrderLoad } from './support/order-load.ts';
 
@@ -68,6 +79,57 @@ async function decisionsPerSecond(
     await new Promise((resolve) => setImmediate(resolve));
   }
   return (calls * 1000) / (performance.now() - startedMs);
+}
+
+/** Signed GETs per second from `loops` closed loops on kept-alive connections to `port`. */
+async function readsPerSecond(
+  port: number,
+  trader: Trader,
+  loops: number,
+  durationMs: number,
+): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: loops });
+  const path = '/api/v2/spot/account/assets';
+  const get = () =>
+    new Promise<void>((resolve, reject) => {
+      const timestamp = String(Date.now());
+      const sign = createHmac('sha256', trader.secretKey).update(`${timestamp}GET${path}`).digest('base64');
+      const request = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path,
+          agent,
+          headers: {
+            'access-key': trader.apiKey,
+            'access-sign': sign,
+            'access-timestamp': timestamp,
+            'access-passphrase': trader.passphrase,
+          },
+        },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+          response.on('end', () =>
+            text.includes('"code":"00000"') ? resolve() : reject(new Error(`read failed: ${text}`)),
+          );
+        },
+      );
+      request.on('error', reject);
+      request.end();
+    });
+  let reads = 0;
+  const startedMs = performance.now();
+  await Promise.all(
+    Array.from({ length: loops }, async () => {
+      while (performance.now() - startedMs < durationMs) {
+        await get();
+        reads += 1;
+      }
+    }),
+  );
+  agent.destroy();
+  return (reads * 1000) / (performance.now() - startedMs);
 }
 
 async function decisionCost(databaseUrl: string): Promise<string[]> {
@@ -153,6 +215,15 @@ async function main(): Promise<void> {
       }
       ratios.push((values[1] ?? 0) / (values[0] ?? 1));
     }
+    const reads: [number[], number[]] = [[], []];
+    await readsPerSecond(edges[0]?.edge.port ?? 0, leader.trader, 1, 300);
+    for (let run = 0; run < RUNS; run += 1) {
+      reads[0].push(await readsPerSecond(leader.port, leader.trader, CONNECTIONS, DURATION_MS));
+      reads[1].push(await readsPerSecond(edges[0]?.edge.port ?? 0, leader.trader, CONNECTIONS, DURATION_MS));
+      process.stderr.write(
+        `run ${run + 1} reads/s: leader ${reads[0].at(-1)?.toFixed(0)}, edge ${reads[1].at(-1)?.toFixed(0)}\n`,
+      );
+    }
     const lines = [
       `edge limits, ${new Date().toISOString()}, ${DURATION_MS} ms per measure, ${CONNECTIONS} connections, medians of ${RUNS} runs`,
       ...edges.map(
@@ -163,6 +234,7 @@ async function main(): Promise<void> {
       ),
       `  counted / off, median of the runs' ratios: ${median(ratios).toFixed(2)}`,
       ...decisions,
+      `  reads/s (GET spot assets, ${CONNECTIONS} loops), on the leader ${median(reads[0]).toFixed(0)}, through an edge ${median(reads[1]).toFixed(0)}`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
