@@ -200,20 +200,26 @@ await postgresTests('cluster edge API tests', [
       const { edges, credentials } = await startCluster(t, database.url, 1, { [OPEN_ORDERS]: 6 });
       const clients = edges.map((edge) => new SigningClient(edge.url, credentials));
       for (const client of clients) await client.get(OPEN_ORDERS, { query: { symbol: 'BTCUSDT' } });
-      const second = await startOfSecond();
-      const codes: string[][] = [[], []];
-      for (let n = 0; n < 16; n += 1) {
-        const answer = await clients[n % 2]?.get(OPEN_ORDERS, { query: { symbol: 'BTCUSDT' } });
-        codes[n % 2]?.push(answer?.body?.code ?? String(answer?.status));
-        // Longer than the edges' sync interval: each request is decided on the shared count.
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      // Sixteen requests within one second; tried again (a new second) if a loaded machine
+      // made them spill over into the next.
+      let codes: string[][] = [[], []];
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const second = await startOfSecond();
+        codes = [[], []];
+        for (let n = 0; n < 16; n += 1) {
+          const answer = await clients[n % 2]?.get(OPEN_ORDERS, { query: { symbol: 'BTCUSDT' } });
+          codes[n % 2]?.push(answer?.body?.code ?? String(answer?.status));
+          // Longer than the edges' sync interval: each request is decided on the shared count.
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        t.diagnostic(`through edge A ${codes[0]?.join(' ')}; through edge B ${codes[1]?.join(' ')}`);
+        if (stillIn(second)) break;
+        assert.ok(attempt < 2, 'the requests fell within one second');
       }
       const ok = codes.flat().filter((code) => code === '00000').length;
-      t.diagnostic(`through edge A ${codes[0]?.join(' ')}; through edge B ${codes[1]?.join(' ')}`);
-      assert.ok(stillIn(second), 'the requests fell within one second');
-      // Alone, each edge would let 6 through (12); shared, 6, and one more at most for a request
-      // decided before the other edge's last count arrived.
-      assert.ok(ok >= 6 && ok <= 7, `${ok} let through`);
+      // Alone, each edge would let 6 through (12); shared, 6, and one or two more at most for
+      // requests decided before the other edge's last count arrived (a sync held up by load).
+      assert.ok(ok >= 6 && ok <= 8, `${ok} let through`);
       for (const edgeCodes of codes)
         assert.ok(edgeCodes.includes('429'), 'each edge refuses once the key is at its limit');
       assert.deepEqual(new Set(codes.flat()), new Set(['00000', '429']));
