@@ -357,9 +357,20 @@ export function buildApp(options: AppOptions): RoutedApp {
     }
     if (answerHeader) reply.send(status, text, undefined, [answerHeader()]);
     else reply.send(status, text);
+    recordAnswer(apiRequest, startedMs, matched, envelope.code, status);
+  }
+
+  /** Records and logs an answered request. */
+  function recordAnswer(
+    apiRequest: ApiRequest,
+    startedMs: number,
+    matched: Matched | null,
+    code: string,
+    status: number,
+  ): void {
     if (!timed) return;
     const latencyMs = performance.now() - startedMs;
-    metrics?.record(matched?.route ?? null, apiRequest.method, status, envelope.code, latencyMs);
+    metrics?.record(matched?.route ?? null, apiRequest.method, status, code, latencyMs);
     if (!logger.enabled) return;
     logger.request({
       time: new Date().toISOString(),
@@ -367,7 +378,7 @@ export function buildApp(options: AppOptions): RoutedApp {
       method: apiRequest.method,
       path: apiRequest.path,
       uid: apiRequest.caller?.account.uid ?? '',
-      code: envelope.code,
+      code,
       status,
       latencyMs,
     });
@@ -451,13 +462,7 @@ export function buildApp(options: AppOptions): RoutedApp {
         const ran = await run(request, apiRequest, rawQuery, matched);
         if ('text' in ran) {
           reply.send(ran.status, ran.text, ran.contentType, ran.headers);
-          metrics?.record(
-            matched?.route ?? null,
-            apiRequest.method,
-            ran.status,
-            '',
-            performance.now() - startedMs,
-          );
+          if (timed) recordAnswer(apiRequest, startedMs, matched, relayedCode(ran.text), ran.status);
           return;
         }
         answer = { envelope: ran, status: 200 };
@@ -489,6 +494,11 @@ export function buildApp(options: AppOptions): RoutedApp {
     },
   };
   return app;
+}
+
+/** The venue code of an answer relayed as text (for the request log and metrics); '' if none. */
+function relayedCode(text: string): string {
+  return /^\{"code":"([^"]*)"/.exec(text)?.[1] ?? '';
 }
 
 function dialectOf(path: string, match: (method: string, path: string) => Matched | null): Dialect {
