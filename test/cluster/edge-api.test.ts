@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { RestClientV2 } from 'bitget-api';
+import { accountWithKey, OperatorClient } from '../support/operator.ts';
 import { SigningClient, type ApiCredentials } from '../support/signing.ts';
 import { databaseFor, postgresTests } from '../persistence/postgres-test-database.ts';
 import {
@@ -30,6 +31,7 @@ interface Cluster {
   engines: Engine[];
   edges: Engine[];
   credentials: ApiCredentials;
+  operatorToken: string;
 }
 
 /** `engines` engines (the first leads) and two edges, with the edges' rate limits `limits`. */
@@ -63,7 +65,12 @@ async function startCluster(
     secretKey: stored.secretKey ?? '',
     passphrase: stored.passphrase ?? '',
   };
-  return { engines: [first, ...standbys], edges, credentials };
+  return {
+    engines: [first, ...standbys],
+    edges,
+    credentials,
+    operatorToken: cluster.env.BOURSE_OPERATOR_TOKEN ?? '',
+  };
 }
 
 function sdkOf(edge: Engine, credentials: ApiCredentials): RestClientV2 {
@@ -111,8 +118,22 @@ await postgresTests('cluster edge API tests', [
     options: { timeout: 60_000 },
     async body(t) {
       const database = await databaseFor(t);
-      const { engines, edges, credentials } = await startCluster(t, database.url, 1, 'off');
+      const { engines, edges, credentials, operatorToken } = await startCluster(t, database.url, 1, 'off');
       const [a, b] = edges as [Engine, Engine];
+      // A key made on the leader a moment ago works through an edge at once: a write through
+      // one (the key is looked for again before it is refused), a read through the other.
+      const operator = new OperatorClient(engines[0]?.url ?? '', operatorToken);
+      const fresh = await accountWithKey(operator, { funds: [['USDT', '1000']] });
+      assert.equal(await placeThrough(b, fresh.key, 'fresh-key'), '00000');
+      const assets = await new SigningClient(a.url, fresh.key).get<{ coin: string; available: string }[]>(
+        '/api/v2/spot/account/assets',
+      );
+      assert.equal(assets.body?.code, '00000', assets.text);
+      // 1000 USDT less the 10 (0.01 at 1000) the resting buy holds.
+      assert.deepEqual(
+        assets.body?.data.map((asset) => [asset.coin, asset.available]),
+        [['USDT', '990']],
+      );
       // The leader tells the journal sequence of each answer; a write moves it on.
       const direct = new SigningClient(engines[0]?.url ?? '', credentials);
       const seqs = [];
