@@ -10,9 +10,25 @@
  * wrote through this edge, is read after a fresh catch-up instead (edge-reads.ts), which
  * covers writes made through any edge.
  */
+import type { Sequencer } from '../runtime/sequencer.ts';
 
 /** The answer header that carries the journal sequence, engine to edge only. */
 export const JOURNAL_SEQ_HEADER = 'bourse-journal-seq';
+
+/**
+ * The header a cluster engine adds to its answers: the last durable journal sequence, which an
+ * acknowledged write's entry is at or before (durable listeners hear of a batch before its
+ * answers go). Never one not yet durable (a command rolled back gives its number up), and
+ * never past the sequencer's own (the operator's reset starts the journal over).
+ */
+export function durableSeqHeader(sequencer: Sequencer): () => readonly [string, string] {
+  let durable = sequencer.lastSeq;
+  sequencer.onDurable((entries) => {
+    const last = entries.at(-1);
+    if (last) durable = last.seq;
+  });
+  return () => [JOURNAL_SEQ_HEADER, String(Math.min(durable, sequencer.lastSeq))];
+}
 
 /** Keys remembered by default: about 100 bytes each, so some 10 MB at most. */
 export const DEFAULT_KEYS_REMEMBERED = 100_000;
