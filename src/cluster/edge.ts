@@ -1,5 +1,5 @@
 /**
- * An edge (BOURSE_ROLE=edge): a stateless HTTP and WebSocket front that forwards every request
+ * An edge (BOURSE_ROLE=edge): a stateless HTTP and WebSocket front that sends requests on
  * to the engine that currently leads, found in the lease row (lease.ts) and looked up again
  * every `followEveryMs` and after a failed forward. Any number of edges may run, on any
  * machine; a client may use any of them and move between them.
