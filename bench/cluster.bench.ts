@@ -3,6 +3,8 @@
  * - orders/s (place-batch, 20 orders per request, closed loop) on one process alone on
  *   PostgreSQL, on a cluster's leading engine reached directly, through one edge, and through
  *   three edges (the same connections spread over them), measured back to back in one run;
+ *   and through one edge counting the shared rate limits (limits scaled so that none is met:
+ *   the cost of counting and of the edges' statements in PostgreSQL, not of refusals);
  * - WebSocket frames/s delivered through three edges to clients subscribed to BTCUSDT's trades
  *   and books while crossing orders go in through the edges;
  * - failover time: the leader SIGKILLed BENCH_KILLS times, from the kill to the standby
@@ -174,33 +176,44 @@ async function main(): Promise<void> {
       BOURSE_FEED: 'off',
       BOURSE_LIQUIDITY: 'off',
     };
+    // Edges authenticate and answer reads themselves; the load is writes, sent on to the leader.
+    const edgeEnv = {
+      ...clusterEnv,
+      BOURSE_ROLE: 'edge',
+      BOURSE_FOLLOW_EVERY_MS: '50',
+      BOURSE_LOG: 'off',
+      BOURSE_RATE_LIMITS: 'off',
+    };
     const edges: Node[] = [];
     for (let index = 0; index < 3; index += 1) {
-      const edge = await spawnNode(
-        { ...clusterEnv, BOURSE_ROLE: 'edge', BOURSE_FOLLOW_EVERY_MS: '50' },
-        'edge is listening',
-      );
+      const edge = await spawnNode(edgeEnv, 'edge is listening');
       edges.push(edge);
       nodes.push(edge);
     }
+    // Limits counted and shared, scaled so that the load never meets them.
+    const limitedEdge = await spawnNode({ ...edgeEnv, BOURSE_RATE_LIMITS: 'x100000' }, 'edge is listening');
+    nodes.push(limitedEdge);
     const trader = leader.trader;
     const rows: [string, number[]][] = [
       ['one process alone (PostgreSQL)', []],
       ['cluster leader, direct', []],
       ['cluster, through 1 edge', []],
       ['cluster, through 3 edges', []],
+      ['through 1 edge, shared limits counted', []],
     ];
     const edgePorts = edges.map((edge) => edge.port);
     // One connection first: the passphrase is verified once (scrypt) before the load, whose
     // concurrent first checks would otherwise meet the per-key limit on checks in progress.
     await ordersPerSecond([single.port], single.trader, 'entry', 1, 300);
-    for (const port of [leader.port, ...edgePorts]) await ordersPerSecond([port], trader, 'entry', 1, 300);
+    for (const port of [leader.port, ...edgePorts, limitedEdge.port])
+      await ordersPerSecond([port], trader, 'entry', 1, 300);
     for (let run = 0; run < RUNS; run += 1) {
       const measures = [
         () => ordersPerSecond([single.port], single.trader, 'entry'),
         () => ordersPerSecond([leader.port], trader, 'entry'),
         () => ordersPerSecond(edgePorts.slice(0, 1), trader, 'entry'),
         () => ordersPerSecond(edgePorts, trader, 'entry'),
+        () => ordersPerSecond([limitedEdge.port], trader, 'entry'),
       ];
       for (const [index, measure] of measures.entries()) {
         const value = await measure();

@@ -17,6 +17,9 @@ import { loadConfig, type Config } from './config.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { startEdge } from './cluster/edge.ts';
 import { startEdgePush } from './cluster/edge-push.ts';
+import { startEdgeReads } from './cluster/edge-reads.ts';
+import { checkRateLimitPaths } from './api/rate-limit.ts';
+import { rateLimitedPaths } from './startup/route-paths.ts';
 
 const STOP_DEADLINE_MS = 30_000;
 
@@ -117,10 +120,15 @@ function onLeaseLost(why: string): void {
   process.exit(75);
 }
 
-/** BOURSE_ROLE=edge: no store, no engine; forwards to the leading engine until a signal. */
+/**
+ * BOURSE_ROLE=edge: no engine of its own; authenticates, rate-limits and answers reads from a
+ * follower of the journal, forwards writes to the leading engine, until a signal.
+ */
 async function runEdge(config: Config): Promise<void> {
   const { cluster, databaseUrl } = config;
   if (!cluster || !databaseUrl) return;
+  // Edges apply the rate limits: a bad override stops the start, as it does an engine's.
+  checkRateLimitPaths(config.rateLimits, rateLimitedPaths());
   const onError = (error: unknown) =>
     process.stderr.write(`bourse edge: ${error instanceof Error ? error.message : String(error)}\n`);
   const edge = await startEdge({
@@ -128,7 +136,17 @@ async function runEdge(config: Config): Promise<void> {
     port: config.port,
     databaseUrl,
     cluster,
-    attachPush: (server) => startEdgePush(server, config, cluster, onError),
+    attachPush: async (server, { pool, send }) => {
+      const push = await startEdgePush(server, config, cluster, onError);
+      const reads = await startEdgeReads({ push, config, cluster, pool, send, logSink: write, onError });
+      return {
+        handle: reads.handle,
+        async close() {
+          reads.close();
+          await push.close();
+        },
+      };
+    },
   });
   write(
     `\nbourse edge is listening on ${edge.url} (pid ${process.pid})\n` +

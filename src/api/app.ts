@@ -37,6 +37,30 @@ export interface AppOptions {
   metrics?: HttpMetrics | null;
   /** Endpoints outside the venue API: health, readiness, metrics (src/api/health-routes.ts). */
   plainEndpoints?: readonly PlainEndpoint[];
+  /** Counts requests against their limits (default: a RateLimiter of `rateLimits`, in memory). */
+  limiter?: Pick<RateLimiter, 'allow'>;
+  /**
+   * A cluster edge (src/cluster/edge-reads.ts): routes it does not answer itself are sent on,
+   * once authenticated and counted, and the answer relayed as it came.
+   */
+  relay?: Relay;
+  /** A header added to every answer (a cluster engine's journal sequence, src/cluster). */
+  answerHeader?: () => readonly [name: string, value: string];
+}
+
+/** Routes answered elsewhere (the cluster's leader), after the checks made here. */
+export interface Relay {
+  /** Whether `route` is answered elsewhere. */
+  relays(route: Route): boolean;
+  send(request: EdgeRequest, rawBody: string, caller: ApiRequest['caller']): Promise<Relayed>;
+}
+
+/** An answer made elsewhere, sent on as it came. */
+export interface Relayed {
+  status: number;
+  text: string;
+  contentType: string;
+  headers?: readonly (readonly [string, string])[];
 }
 
 /**
@@ -70,7 +94,12 @@ export interface EdgeRequest {
 
 /** Where the answer goes: one text (JSON unless `contentType` says) with its status, or the connection is dropped. */
 export interface EdgeReply {
-  send(status: number, json: string, contentType?: string): void;
+  send(
+    status: number,
+    json: string,
+    contentType?: string,
+    headers?: readonly (readonly [string, string])[],
+  ): void;
   abort(): void;
 }
 
@@ -78,6 +107,12 @@ export interface App {
   /** node:http's request and response. */
   handle(request: IncomingMessage, response: ServerResponse): void;
   serve(request: EdgeRequest, reply: EdgeReply): void;
+}
+
+/** The app `buildApp` makes, which also says which route a request goes to. */
+export interface RoutedApp extends App {
+  /** The venue or operator route `method` and `path` go to; null when none does. */
+  routeOf(method: string, path: string): Route | null;
 }
 
 interface Matched {
@@ -205,10 +240,11 @@ export function nodeEdge(
       body: hasBody(request) ? readBody(request, maxBodyBytes) : '',
     },
     reply: {
-      send(status, json, contentType = 'application/json') {
+      send(status, json, contentType = 'application/json', headers = []) {
         response.writeHead(status, {
           'content-type': contentType,
           'content-length': Buffer.byteLength(json),
+          ...Object.fromEntries(headers),
         });
         response.end(json);
       },
@@ -217,9 +253,10 @@ export function nodeEdge(
   };
 }
 
-export function buildApp(options: AppOptions): App {
+export function buildApp(options: AppOptions): RoutedApp {
   const match = compileRoutes(options.routes);
-  const limiter = new RateLimiter(options.rateLimits);
+  const limiter = options.limiter ?? new RateLimiter(options.rateLimits);
+  const { relay, answerHeader } = options;
   const authenticator =
     options.authenticator ??
     new Authenticator({
@@ -237,7 +274,7 @@ export function buildApp(options: AppOptions): App {
     apiRequest: ApiRequest,
     rawQuery: string,
     matched: Matched | null,
-  ): Promise<Envelope> {
+  ): Promise<Envelope | Relayed> {
     const rawBody = await request.body;
     if (!matched) {
       const v1 = /^\/api\/(spot|mix|margin)\/v1\//.test(apiRequest.path);
@@ -287,6 +324,7 @@ export function buildApp(options: AppOptions): App {
         throw new Rejected({ code: 'BODY_NOT_JSON', params: ['body is not valid JSON'] });
       }
     }
+    if (relay?.relays(route)) return relay.send(request, rawBody, apiRequest.caller);
     const data = await route.handler(apiRequest, params);
     return success(data, services.wallNow());
   }
@@ -317,10 +355,22 @@ export function buildApp(options: AppOptions): App {
       status = wire.http;
       text = JSON.stringify(envelope);
     }
-    reply.send(status, text);
+    if (answerHeader) reply.send(status, text, undefined, [answerHeader()]);
+    else reply.send(status, text);
+    recordAnswer(apiRequest, startedMs, matched, envelope.code, status);
+  }
+
+  /** Records and logs an answered request. */
+  function recordAnswer(
+    apiRequest: ApiRequest,
+    startedMs: number,
+    matched: Matched | null,
+    code: string,
+    status: number,
+  ): void {
     if (!timed) return;
     const latencyMs = performance.now() - startedMs;
-    metrics?.record(matched?.route ?? null, apiRequest.method, status, envelope.code, latencyMs);
+    metrics?.record(matched?.route ?? null, apiRequest.method, status, code, latencyMs);
     if (!logger.enabled) return;
     logger.request({
       time: new Date().toISOString(),
@@ -328,7 +378,7 @@ export function buildApp(options: AppOptions): App {
       method: apiRequest.method,
       path: apiRequest.path,
       uid: apiRequest.caller?.account.uid ?? '',
-      code: envelope.code,
+      code,
       status,
       latencyMs,
     });
@@ -409,7 +459,13 @@ export function buildApp(options: AppOptions): App {
     try {
       let answer: { envelope: Envelope; status: number };
       try {
-        answer = { envelope: await run(request, apiRequest, rawQuery, matched), status: 200 };
+        const ran = await run(request, apiRequest, rawQuery, matched);
+        if ('text' in ran) {
+          reply.send(ran.status, ran.text, ran.contentType, ran.headers);
+          if (timed) recordAnswer(apiRequest, startedMs, matched, relayedCode(ran.text), ran.status);
+          return;
+        }
+        answer = { envelope: ran, status: 200 };
       } catch (error) {
         if (error instanceof ClientClosedRequest) {
           reply.abort();
@@ -424,7 +480,8 @@ export function buildApp(options: AppOptions): App {
     }
   }
 
-  const app: App = {
+  const app: RoutedApp = {
+    routeOf: (method, path) => match(method, path)?.route ?? null,
     serve(request, reply) {
       serve(request, reply).catch((error: unknown) => {
         logger.error('response failed', { error: error instanceof Error ? error.message : String(error) });
@@ -437,6 +494,11 @@ export function buildApp(options: AppOptions): App {
     },
   };
   return app;
+}
+
+/** The venue code of an answer relayed as text (for the request log and metrics); '' if none. */
+function relayedCode(text: string): string {
+  return /^\{"code":"([^"]*)"/.exec(text)?.[1] ?? '';
 }
 
 function dialectOf(path: string, match: (method: string, path: string) => Matched | null): Dialect {

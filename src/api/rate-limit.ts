@@ -24,13 +24,15 @@ export class RateLimiter {
 
   constructor(private readonly config: RateLimitConfig) {}
 
+  /** Requests per second `rule` allows on `path` under `config` (its overrides and scale). */
+  static limitOf(config: RateLimitConfig, path: string, rule: RateLimitRule): number {
+    return Math.max(1, Math.floor((config.overrides[path] ?? rule.perSecond) * config.scale));
+  }
+
   /** Counts one request; false when it is over the limit. */
   allow(path: string, rule: RateLimitRule, subject: string, nowMs: number): boolean {
     if (!this.config.enabled) return true;
-    const limit = Math.max(
-      1,
-      Math.floor((this.config.overrides[path] ?? rule.perSecond) * this.config.scale),
-    );
+    const limit = RateLimiter.limitOf(this.config, path, rule);
     const second = Math.floor(nowMs / 1000);
     this.sweep(second);
     const key = `${path}|${subject}`;

@@ -20,6 +20,10 @@ export interface ClusterConfig {
   natsUrl: string | undefined;
   /** The URL edges and clients reach this engine at when it leads (default: the bound address). */
   advertiseUrl: string | undefined;
+  /** Edge: how long a read waits for the follower to reach what the caller must see (then 40725). */
+  readWaitMs: number;
+  /** Edge: how often rate-limit counts are added to the shared ones in PostgreSQL. */
+  rateSyncMs: number;
 }
 
 const NAME = /^[A-Za-z0-9_-]{1,40}$/;
@@ -60,5 +64,7 @@ export function parseClusterConfig(
     followEveryMs: positive(env.BOURSE_FOLLOW_EVERY_MS, 100, 'BOURSE_FOLLOW_EVERY_MS', 10),
     natsUrl,
     advertiseUrl: env.BOURSE_ADVERTISE_URL || undefined,
+    readWaitMs: positive(env.BOURSE_EDGE_READ_WAIT_MS, 1_000, 'BOURSE_EDGE_READ_WAIT_MS', 1),
+    rateSyncMs: positive(env.BOURSE_EDGE_RATE_SYNC_MS, 25, 'BOURSE_EDGE_RATE_SYNC_MS', 5),
   };
 }

@@ -21,11 +21,18 @@ import { realClock, simulatedClock } from '../runtime/clocks.ts';
 import { Sequencer } from '../runtime/sequencer.ts';
 import { SecretBox } from '../security/secrets.ts';
 import type { ClusterConfig } from './cluster-config.ts';
+import { FollowLoop } from './follow-loop.ts';
 import { JournalFollower } from './journal-follower.ts';
 
 export interface EdgePush {
   /** The journal sequence number pushed so far. */
   readonly seq: number;
+  /** The follower's state and store, as route handlers use them (edge-reads.ts answers reads on them). */
+  readonly services: Services;
+  /** The follower's rounds, which reads wait on (read-your-writes). */
+  readonly rounds: FollowLoop;
+  /** Times the journal was replaced under the follower (the operator's reset): sequences start over. */
+  readonly resets: number;
   close(): Promise<void>;
 }
 
@@ -55,6 +62,8 @@ export async function startEdgePush(
     box: new SecretBox(Buffer.from(serverKeyHex, 'hex')),
     wallNow: () => Date.now(),
     newAccountPositionMode: config.positionMode,
+    // The edge answers convert reads but the quotes themselves (edge-reads.ts): the same settings.
+    convert: config.convert,
   };
   const gateway = attachWebSocket(server, {
     services,
@@ -64,14 +73,14 @@ export async function startEdgePush(
       clientIp(request.headers, request.socket.remoteAddress, config.trustProxy),
     onError,
   });
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
   let restarts = follower.restarts;
-  const follow = async (): Promise<void> => {
+  const follow = async (): Promise<boolean> => {
     const before = follower.seq;
+    let read = true;
     try {
       await follower.catchUp();
     } catch (error) {
+      read = false;
       onError(error);
     }
     if (follower.restarts !== restarts) {
@@ -82,16 +91,21 @@ export async function startEdgePush(
     } else {
       sequencer.followed(follower.recovered.exchange, follower.seq, follower.entriesAfter(before));
     }
-    if (!stopped) timer = setTimeout(() => void follow(), cluster.followEveryMs);
+    return read;
   };
-  timer = setTimeout(() => void follow(), cluster.followEveryMs);
+  const rounds = new FollowLoop(follow, cluster.followEveryMs, () => follower.seq);
+  rounds.start();
   return {
     get seq() {
       return follower.seq;
     },
+    get resets() {
+      return restarts;
+    },
+    services,
+    rounds,
     async close() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
+      rounds.stop();
       await gateway.close();
       await store.close();
     },

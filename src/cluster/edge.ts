@@ -1,12 +1,15 @@
 /**
- * An edge (BOURSE_ROLE=edge): a stateless HTTP and WebSocket front that forwards every request
+ * An edge (BOURSE_ROLE=edge): a stateless HTTP and WebSocket front that sends requests on
  * to the engine that currently leads, found in the lease row (lease.ts) and looked up again
  * every `followEveryMs` and after a failed forward. Any number of edges may run, on any
  * machine; a client may use any of them and move between them.
  *
  * Forwarding is plain HTTP on kept-alive connections (docs/cluster.md says why not NATS
- * request/reply). The leader authenticates, rate-limits and answers; the edge adds the
- * client's address to X-Forwarded-For (run engines with BOURSE_TRUST_PROXY=true behind edges).
+ * request/reply). `npm start` as an edge authenticates and rate-limits venue requests and
+ * answers reads itself (edge-reads.ts), sending writes on with `send`; the rest (the operator
+ * API, health, the console) is forwarded as it is. Either way the edge adds the client's
+ * address to X-Forwarded-For (run engines with BOURSE_TRUST_PROXY=true behind edges), and
+ * strips the journal sequence the leader's answers carry (read-your-writes.ts).
  *
  * During a failover: with no live leader the edge answers 40015 (HTTP 503, "try again
  * later": nothing was run); a request whose connection to the leader was refused before it
@@ -32,15 +35,28 @@ import pg from 'pg';
 import { failure } from '../api/envelope.ts';
 import { listen } from '../startup/listen.ts';
 import type { ClusterConfig } from './cluster-config.ts';
+import type { SendToLeader } from './edge-reads.ts';
+import { forwardedForEdge, NOT_SENT, relayToLeader } from './edge-relay.ts';
 import { leaseHolder } from './lease.ts';
+import { JOURNAL_SEQ_HEADER } from './read-your-writes.ts';
 
 export interface EdgeSettings {
   host: string;
   port: number;
   databaseUrl: string;
   cluster: ClusterConfig;
-  /** Serves WebSocket upgrades on the server itself (edge-push.ts); absent: they are relayed to the leader. */
-  attachPush?: (server: Server) => Promise<{ close(): Promise<void> }>;
+  /**
+   * Serves WebSocket upgrades on the server itself (edge-push.ts), and with `handle` the venue
+   * routes (edge-reads.ts), given the edge's pool and its way to the leader; absent: upgrades
+   * and requests are all relayed to the leader.
+   */
+  attachPush?: (server: Server, edge: { pool: pg.Pool; send: SendToLeader }) => Promise<EdgeAttached>;
+}
+
+export interface EdgeAttached {
+  /** Takes a request it serves; false leaves it to be forwarded as it is. */
+  handle?(request: IncomingMessage, response: ServerResponse): boolean;
+  close(): Promise<void>;
 }
 
 export interface RunningEdge {
@@ -50,9 +66,6 @@ export interface RunningEdge {
   close(): Promise<void>;
 }
 
-/** Connection errors that mean the request never reached the leader (safe to send again). */
-const NOT_SENT = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH']);
-
 function refuse(response: ServerResponse, code: '40015' | '40725', msg: string): void {
   if (response.headersSent) return void response.destroy();
   const body = JSON.stringify(failure(code, msg, Date.now()));
@@ -61,15 +74,14 @@ function refuse(response: ServerResponse, code: '40015' | '40725', msg: string):
 }
 
 function forwardedFor(request: IncomingMessage): string {
-  const previous = request.headers['x-forwarded-for'];
-  const peer = request.socket.remoteAddress ?? '';
-  return previous ? `${String(previous)}, ${peer}` : peer;
+  return forwardedForEdge({ headers: request.headers, remoteAddress: request.socket.remoteAddress ?? '' });
 }
 
 export async function startEdge(settings: EdgeSettings): Promise<RunningEdge> {
   const pool = new pg.Pool({
     connectionString: settings.databaseUrl,
-    max: 2,
+    // The lease look-up and the shared rate limits' statements, one each.
+    max: 3,
     application_name: 'bourse edge',
   });
   pool.on('error', () => undefined);
@@ -104,7 +116,8 @@ export async function startEdge(settings: EdgeSettings): Promise<RunningEdge> {
         agent,
       },
       (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        const { [JOURNAL_SEQ_HEADER]: _seq, ...headers } = answer.headers;
+        response.writeHead(answer.statusCode ?? 502, headers);
         answer.pipe(response);
       },
     );
@@ -121,12 +134,18 @@ export async function startEdge(settings: EdgeSettings): Promise<RunningEdge> {
     upstream.end(body);
   };
 
+  /** A venue request checked by edge-reads.ts, sent to the leader; its answer, to be relayed. */
+  const send = relayToLeader(() => leader, lookUp, agent);
+
   const server: Server = createServer((request, response) => {
+    if (attached?.handle?.(request, response)) return;
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => forward(request, Buffer.concat(chunks), response, false));
   });
-  const push = settings.attachPush ? await settings.attachPush(server) : null;
+  let attached: EdgeAttached | null = null;
+  const push = settings.attachPush ? await settings.attachPush(server, { pool, send }) : null;
+  attached = push;
   if (!push)
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) =>
       relayUpgrade(request, socket, head, leader),

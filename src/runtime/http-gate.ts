@@ -81,9 +81,9 @@ export class HttpGate implements App {
       if (this.inFlight === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
     };
     app.serve(request, {
-      send(status, json, contentType) {
+      send(status, json, contentType, headers) {
         done();
-        reply.send(status, json, contentType);
+        reply.send(status, json, contentType, headers);
       },
       abort() {
         done();

@@ -16,15 +16,29 @@ test('cluster settings: unset or single is the single process; engine and edge g
     followEveryMs: 100,
     natsUrl: undefined,
     advertiseUrl: undefined,
+    readWaitMs: 1_000,
+    rateSyncMs: 25,
   });
   const edge = parseClusterConfig(
-    { BOURSE_ROLE: 'edge', BOURSE_CLUSTER_NAME: 'east-1', BOURSE_FOLLOW_EVERY_MS: '50' },
+    {
+      BOURSE_ROLE: 'edge',
+      BOURSE_CLUSTER_NAME: 'east-1',
+      BOURSE_FOLLOW_EVERY_MS: '50',
+      BOURSE_EDGE_READ_WAIT_MS: '250',
+      BOURSE_EDGE_RATE_SYNC_MS: '10',
+    },
     DB,
     KEY,
   );
   assert.equal(edge?.role, 'edge');
   assert.equal(edge?.name, 'east-1');
   assert.equal(edge?.followEveryMs, 50);
+  assert.equal(edge?.readWaitMs, 250);
+  assert.equal(edge?.rateSyncMs, 10);
+  assert.throws(
+    () => parseClusterConfig({ BOURSE_ROLE: 'edge', BOURSE_EDGE_RATE_SYNC_MS: '1' }, DB, KEY),
+    /BOURSE_EDGE_RATE_SYNC_MS must be an integer of at least 5/,
+  );
 });
 
 test('cluster settings: what a role needs, and bad values, are refused naming the variable', () => {

@@ -18,6 +18,8 @@ const CLUSTER = {
   followEveryMs: 20,
   natsUrl: undefined,
   advertiseUrl: undefined,
+  readWaitMs: 1_000,
+  rateSyncMs: 25,
 };
 
 async function upgradeAnswer(url: string): Promise<string> {

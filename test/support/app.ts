@@ -4,7 +4,7 @@
  * It uses the production `buildApp`, so what it tests is the production edge.
  */
 import { createServer } from 'node:http';
-import { buildApp } from '../../src/api/app.ts';
+import { buildApp, type Relay } from '../../src/api/app.ts';
 import { closeServer, listenOnLoopback } from './http.ts';
 import { createLogger } from '../../src/api/logger.ts';
 import type { Route } from '../../src/api/request.ts';
@@ -43,7 +43,13 @@ export const FUTURES_READ_ECHO: Route = {
 export async function startExtraApp(
   server: TestServer,
   routes: Route[],
-  options: { trustProxy?: boolean; rateLimits?: RateLimitConfig; enforceAccountMode?: boolean } = {},
+  options: {
+    trustProxy?: boolean;
+    rateLimits?: RateLimitConfig;
+    enforceAccountMode?: boolean;
+    relay?: Relay;
+    answerHeader?: () => readonly [string, string];
+  } = {},
 ): Promise<ExtraApp> {
   const logs: string[] = [];
   const app = buildApp({
@@ -54,6 +60,8 @@ export async function startExtraApp(
     operatorToken: TEST_OPERATOR_TOKEN,
     enforceAccountMode: options.enforceAccountMode ?? false,
     trustProxy: options.trustProxy ?? false,
+    ...(options.relay ? { relay: options.relay } : {}),
+    ...(options.answerHeader ? { answerHeader: options.answerHeader } : {}),
   });
   const http = createServer({ keepAlive: true }, (request, response) => app.handle(request, response));
   const port = await listenOnLoopback(http);

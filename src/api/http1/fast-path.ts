@@ -107,13 +107,21 @@ class Answer implements EdgeReply {
   status = 0;
   json: string | null = null;
   contentType = 'application/json';
+  /** Header lines beyond the usual ones ('' or lines each ending in CRLF). */
+  extraHeaders = '';
 
   constructor(private readonly connection: FastConnection) {}
 
-  send(status: number, json: string, contentType?: string): void {
+  send(
+    status: number,
+    json: string,
+    contentType?: string,
+    headers?: readonly (readonly [string, string])[],
+  ): void {
     this.status = status;
     this.json = json;
     if (contentType !== undefined) this.contentType = contentType;
+    if (headers) for (const [name, value] of headers) this.extraHeaders += `${name}: ${value}\r\n`;
     this.connection.flush();
   }
 
@@ -245,7 +253,7 @@ class FastConnection {
     let first = this.answers[0];
     while (first !== undefined && first.json !== null) {
       this.answers.shift();
-      if (!socket.destroyed) socket.write(this.responseText(first.status, first.contentType, first.json));
+      if (!socket.destroyed) socket.write(this.responseText(first));
       first = this.answers[0];
     }
     // A client that does not read its answers stops being read from ('drain' resumes).
@@ -257,11 +265,11 @@ class FastConnection {
   }
 
   /** node:http's bytes for `response.writeHead(status, {content-type, content-length}); end(json)`. */
-  private responseText(status: number, contentType: string, json: string): string {
+  private responseText({ status, contentType, json, extraHeaders }: Answer): string {
     return (
       `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: ${contentType}\r\n` +
-      `content-length: ${Buffer.byteLength(json)}\r\nDate: ${httpDate(Date.now())}\r\n` +
-      `Connection: keep-alive\r\n${this.keepAliveHeader}\r\n${json}`
+      `content-length: ${Buffer.byteLength(json ?? '')}\r\n${extraHeaders}Date: ${httpDate(Date.now())}\r\n` +
+      `Connection: keep-alive\r\n${this.keepAliveHeader}\r\n${json ?? ''}`
     );
   }
 
