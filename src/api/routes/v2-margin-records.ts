@@ -57,7 +57,7 @@ export function v2MarginRecordRoutes(services: Services): Route[] {
     const idLessThan = idCursor(query, 'idLessThan');
     const wanted = only.idName ? idCursor(query, only.idName) : undefined;
     if (wallets.length === 0) return [];
-    const bills = await services.store.bills({
+    return services.store.bills({
       uid,
       wallets,
       categories: ['MARGIN'],
@@ -65,9 +65,9 @@ export function v2MarginRecordRoutes(services: Services): Route[] {
       ...window,
       ...(coin ? { coin } : {}),
       ...(idLessThan ? { idLessThan } : {}),
+      ...(wanted ? { billId: wanted } : {}),
       limit: pageLimit(query, 100, 500),
     });
-    return wanted ? bills.filter((bill) => bill.billId === wanted) : bills;
   };
 
   const routes: Route[] = [];
