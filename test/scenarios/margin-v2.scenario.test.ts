@@ -268,6 +268,33 @@ test('isolated liquidation when the index falls sells through the book only down
   );
   const crossed = data<Page>(await trader1.client.get(`${CROSSED}/liquidation-history`, { query: SINCE }));
   assert.deepEqual(crossed.resultList, []);
+  // The liquidation's order, as liquidation-order lists it (the crossed wallet has none).
+  const orders = data<{ resultList: Rows; idLessThan: string }>(
+    await trader1.client.get(`${ISOLATED}/liquidation-order`, { query: { ...SINCE, symbol: 'BTCUSDT' } }),
+  );
+  assert.deepEqual(
+    orders.resultList.map((row) => [
+      row.symbol,
+      row.orderType,
+      row.side,
+      row.priceAvg,
+      row.fillSize,
+      row.size,
+      row.amount,
+    ]),
+    [['BTCUSDT', 'market', 'liquidation-sell', '50000', '0.037214', '0.037214', '1860.7']],
+  );
+  assert.equal(orders.idLessThan, orders.resultList[0]?.orderId);
+  const crossedOrders = data<{ resultList: Rows }>(
+    await trader1.client.get(`${CROSSED}/liquidation-order`, { query: SINCE }),
+  );
+  assert.deepEqual(crossedOrders.resultList, []);
+  const swaps = data<{ resultList: Rows }>(
+    await trader1.client.get(`${ISOLATED}/liquidation-order`, { query: { type: 'swap', fromCoin: 'BTC' } }),
+  );
+  assert.deepEqual(swaps.resultList, []);
+  const misplaced = await trader1.client.get(`${ISOLATED}/liquidation-order`, { query: { fromCoin: 'BTC' } });
+  assert.equal(misplaced.body?.code, '40020');
   const repays = data<Page>(await trader1.client.get(`${ISOLATED}/repay-history`, { query: SINCE }));
   assert.deepEqual(
     repays.resultList.map((row) => [row.repayType, row.repayAmount]),
