@@ -1,8 +1,10 @@
 /**
  * v2 margin records, crossed and isolated: interest, borrow, repay and financial records, read
  * from the bills of the margin wallets (engine/margin writes a bill for every borrowing,
- * repayment and interest charge), and liquidations from their own table. `idLessThan` paging, newest first, within 90
- * days; `startTime` as the venue requires it. Rows carry `maxId`/`minId` of the page.
+ * repayment and interest charge), and liquidations from their own table. `idLessThan` paging,
+ * newest first, within 90 days; `startTime` as the venue requires it. Rows carry
+ * `maxId`/`minId` of the page. A `loanId` or `repayId` filter is part of the bills query, so it
+ * applies before the page limit.
  */
 import type { BillRow } from '../../ports/store.ts';
 import { dailyRateText } from '../../engine/margin/interest.ts';
