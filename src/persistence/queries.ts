@@ -79,7 +79,8 @@ export function billsSql(query: BillQuery): Sql {
     .addOptional('time_ms >= ?', query.startTimeMs)
     .addOptional('time_ms <= ?', query.endTimeMs)
     .addOptional('bill_id < ?', query.idLessThan)
-    .addOptional('bill_id > ?', query.idGreaterThan);
+    .addOptional('bill_id > ?', query.idGreaterThan)
+    .addOptional('bill_id = ?', query.billId);
   const order = query.idGreaterThan ? 'ASC' : 'DESC';
   return {
     text: `SELECT * FROM bills WHERE ${where.text} ORDER BY bill_id ${order} LIMIT ?`,
@@ -153,6 +154,7 @@ function accountFilters(query: OrderQuery | FillQuery, idColumn: string, timeCol
 export function ordersSql(query: OrderQuery): Sql {
   const where = accountFilters(query, 'order_id', 'created_ms');
   if (query.closedOnly) where.addIn('status', ['filled', 'cancelled']);
+  where.addOptional('order_id = ?', query.orderId).addOptional('client_oid = ?', query.clientOid);
   return {
     text: `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${where.text} ORDER BY order_id DESC LIMIT ?`,
     params: [...where.params, query.limit],

@@ -77,6 +77,8 @@ export interface BillQuery {
   idLessThan?: string;
   /** Only bills with an id greater than this (paging forwards). */
   idGreaterThan?: string;
+  /** Only the bill with this id (a margin loanId or repayId), filtered before the limit. */
+  billId?: string;
   limit: number;
 }
 
@@ -98,6 +100,9 @@ export interface OrderQuery {
   symbol?: string;
   /** Only closed orders (filled, cancelled), as the history endpoints list them. */
   closedOnly?: boolean;
+  /** Only this order / clientOid (filtered in the query, before the limit). */
+  orderId?: string;
+  clientOid?: string;
   startTimeMs?: number;
   endTimeMs?: number;
   idLessThan?: string;

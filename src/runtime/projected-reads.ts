@@ -32,6 +32,7 @@ export const PROJECTED_READS = [
   'plans',
   'walletRecords',
   'converts',
+  'marginLiquidations',
   'plan',
 ] as const satisfies readonly (keyof Store)[];
 

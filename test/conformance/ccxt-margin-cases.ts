@@ -34,7 +34,9 @@ export const CCXT_MARGIN_CASES = {
   /**
    * An isolated ETHUSDT wallet at 10x (100 USDT and 800 borrowed, all spent on ETH) whose ETH
    * index is then set 10 % lower: assets ≈ 0.9 × 880 + 20 = 812 against 800.03 owed, risk
-   * ≈ 800 × 5 % ÷ 12 ≈ 3.3 ≥ 1, so the wallet is liquidated through the ETHUSDT margin book.
+   * ≈ 800 × 5 % ÷ 12 ≈ 3.3 ≥ 1, so the wallet is liquidated through the ETHUSDT margin book in
+   * the command that sets the SPOT index, and only down to risk 0.5 (docs/trading.md): about
+   * (40 − 6) ÷ 0.04945 ≈ 690 USDT of ETH is sold, so some debt (≈ 110 USDT) remains.
    */
   fetchMyLiquidations: async (context: CcxtContext) => {
     const { exchange } = context;
@@ -46,20 +48,16 @@ export const CCXT_MARGIN_CASES = {
     const lower = (last * 0.9).toFixed(2);
     for (const category of ['MARGIN', 'SPOT'])
       await context.operator.setPrice({ category, symbol: 'ETHUSDT', indexPrice: lower });
-    // The wallet is liquidated through the book after the command that crosses its line: on a
-    // busy machine that may be a later one (the house's re-quote refilling the bids), so the
-    // history is read again for up to 5 s, as a bot would poll it.
-    let liquidations = await exchange.fetchMyLiquidations(ETH, undefined, undefined, ISOLATED);
-    for (let tries = 0; liquidations.length === 0 && tries < 25; tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      liquidations = await exchange.fetchMyLiquidations(ETH, undefined, undefined, ISOLATED);
-    }
+    // The liquidation happened in the operator's command, and the history read waits for the
+    // projector to write it: the first read has it (a bot may poll; it need not).
+    const liquidations = await exchange.fetchMyLiquidations(ETH, undefined, undefined, ISOLATED);
     assert.deepEqual(
       liquidations.map((one) => one.symbol),
       [ETH],
     );
     const isolated = await exchange.fetchBalance({ ...ISOLATED, symbol: 'ETHUSDT' });
-    assert.equal((isolated.USDT as { debt?: number } | undefined)?.debt ?? 0, 0);
+    const debt = (isolated.USDT as { debt?: number } | undefined)?.debt ?? 0;
+    assert.ok(debt > 0 && debt < 400, `debt ${debt} after a liquidation to risk 0.5`);
   },
   fetchMarginBalance: async (context: CcxtContext) => {
     await fundCross(context);

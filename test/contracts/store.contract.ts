@@ -225,6 +225,27 @@ export function storeContract(harness: StoreHarness): ContractTest[] {
       },
     },
     {
+      name: `orders and bills when filtered by id find an old row under limit 1 (${kind})`,
+      async body(t) {
+        const store = await opened(t, await harness.location(t));
+        const { engine, buyer } = tradingWorkload();
+        await store.append(engine.entries);
+        const oldestBill = (await store.bills({ uid: buyer, wallets: ['spot'], limit: 100 })).at(-1);
+        assert.ok(oldestBill);
+        assert.deepEqual(
+          await store.bills({ uid: buyer, wallets: ['spot'], billId: oldestBill.billId, limit: 1 }),
+          [oldestBill],
+        );
+        const oldestOrder = (await store.orders({ uid: buyer, limit: 10 })).at(-1);
+        assert.ok(oldestOrder);
+        const byId = await store.orders({ uid: buyer, orderId: oldestOrder.orderId, limit: 1 });
+        assert.deepEqual(byId, [oldestOrder]);
+        const byClientOid = await store.orders({ uid: buyer, clientOid: oldestOrder.clientOid, limit: 1 });
+        assert.deepEqual(byClientOid, [oldestOrder]);
+        assert.deepEqual(await store.orders({ uid: buyer, orderId: '1', limit: 1 }), []);
+      },
+    },
+    {
       name: `append when an order changes several times in one batch keeps its last state (${kind})`,
       async body(t) {
         const oneBatch = await opened(t, await harness.location(t));

@@ -188,3 +188,70 @@ test('projected reads when the projector is behind wait for it, and fail retryab
   assert.deepEqual(calls, ['orders']);
   assert.equal(await reads.lastSeq(), 42, 'what is not a projected read is the store itself');
 });
+
+test('projected reads when a liquidation was acknowledged to the operator wait before reading margin liquidations', async () => {
+  // A trader reading liquidation-history right after the operator's price drop must see the
+  // liquidation that command made: the wait is on the global acknowledged sequence.
+  const store = new ControlledStore();
+  const projector = new Projector(store, 0);
+  const calls: string[] = [];
+  const base = {
+    async marginLiquidations() {
+      calls.push('marginLiquidations');
+      return [];
+    },
+  } as unknown as Store;
+  const reads = projectedReads(base, projector, () => projector.lastQueued, 5_000);
+  projector.enqueue(entries(1, 1));
+  const waiting = reads.marginLiquidations({ uid: 'u', marginType: 'isolated', limit: 1 } as never);
+  await tick();
+  assert.deepEqual(calls, [], 'read before the projector wrote the liquidation');
+  store.release();
+  assert.deepEqual(await waiting, []);
+  assert.deepEqual(calls, ['marginLiquidations']);
+});
+
+test('projected reads list every read of a projected table the SQLite store serves', async () => {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const { openSqliteStore } = await import('../../src/persistence/sqlite/sqlite-store.ts');
+  const { PROJECTED_READS } = await import('../../src/runtime/projected-reads.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'projected-reads-'));
+  const store = openSqliteStore(join(dir, 'bourse.db'));
+  try {
+    const names = new Set<string>();
+    for (
+      let at: object | null = store;
+      at && at !== Object.prototype;
+      at = Object.getPrototypeOf(at) as object | null
+    )
+      for (const name of Object.getOwnPropertyNames(at)) names.add(name);
+    // The journal, snapshots and the store's own upkeep: not read models.
+    const notProjected = new Set([
+      'constructor',
+      'latestSnapshot',
+      'journalAfter',
+      'lastSeq',
+      'sizeBytes',
+      'resume',
+      'append',
+      'appendJournal',
+      'project',
+      'projectedSeq',
+      'saveSnapshot',
+      'replaceAll',
+      'pragma',
+      'explain',
+      'close',
+    ]);
+    const reads = [...names]
+      .filter((name) => typeof (store as unknown as Record<string, unknown>)[name] === 'function')
+      .filter((name) => !notProjected.has(name))
+      .sort();
+    assert.deepEqual(reads, [...PROJECTED_READS].sort());
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

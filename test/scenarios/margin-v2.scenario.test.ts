@@ -214,7 +214,7 @@ test('crossed interest when a loan is held over simulated hours is charged once 
   assert.deepEqual(conservationImbalances(server.services.sequencer.exchange.state), []);
 });
 
-test('isolated liquidation when the index falls sells through the book and leaves the crossed wallet untouched', async (t) => {
+test('isolated liquidation when the index falls sells through the book only down to the safe ratio and leaves the crossed wallet untouched', async (t) => {
   const { server, operator, maker, SINCE } = await setUp(t);
   const trader1 = await trader(server, operator, [['spot', 'USDT', '2000']]);
   for (const [toType, symbol] of [
@@ -240,11 +240,17 @@ test('isolated liquidation when the index falls sells through the book and leave
   // At 50000: assets 0.07992 × 50000 + 200 = 4196; debt 4000 + 0.0210465 = 4000.0210465;
   // risk = 4000.0210465 × 5 % ÷ (4196 − 4000.0210465) = 1.02052312 ≥ 1: liquidated.
   await setIndex(operator, '50000');
-  // The BTC sold to the 50000 bid: 3996 less 3.996 fee = 3992.004; with the 200 USDT,
-  // 4192.004 − 4000.0210465 repaid = 191.9829535 left.
+  // Liquidation (docs/trading.md, "Liquidation"): the 200 USDT repays first (interest
+  // 0.0210465, then 199.9789535 of principal): debt 3800.0210465, assets 3996, equity
+  // 195.9789535. Sold to bring the ratio to 0.5 with m 5 %, fee f 0.1 %:
+  //   x = (3800.0210465 × 0.05 − 0.5 × 195.9789535) ÷ (0.999 × 0.05 − 0.5 × 0.001)
+  //     = 92.011575575 ÷ 0.04945 = 1860.6992027… USDT = 0.037213984… BTC → 0.037214 (lots up).
+  // 0.037214 × 50000 = 1860.7, less 1.8607 fee = 1858.8393 repaid: 1941.1817465 owed,
+  // 0.07992 − 0.037214 = 0.042706 BTC kept. Ratio after: 1941.1817465 × 0.05 ÷ (2135.3 −
+  // 1941.1817465) = 0.4999998 ≤ 0.5, so nothing more is sold.
   assert.deepEqual(await assets(trader1.client, ISOLATED), [
-    ['BTC', '0', '0', '0'],
-    ['USDT', '191.9829535', '0', '0'],
+    ['BTC', '0.042706', '0', '0'],
+    ['USDT', '0', '1941.1817465', '0'],
   ]);
   assert.deepEqual(await assets(trader1.client, CROSSED), [['USDT', '1000', '0', '0']]);
   const liquidations = data<Page>(
@@ -262,10 +268,40 @@ test('isolated liquidation when the index falls sells through the book and leave
   );
   const crossed = data<Page>(await trader1.client.get(`${CROSSED}/liquidation-history`, { query: SINCE }));
   assert.deepEqual(crossed.resultList, []);
+  // The liquidation's order, as liquidation-order lists it (the crossed wallet has none).
+  const orders = data<{ resultList: Rows; idLessThan: string }>(
+    await trader1.client.get(`${ISOLATED}/liquidation-order`, { query: { ...SINCE, symbol: 'BTCUSDT' } }),
+  );
+  assert.deepEqual(
+    orders.resultList.map((row) => [
+      row.symbol,
+      row.orderType,
+      row.side,
+      row.priceAvg,
+      row.fillSize,
+      row.size,
+      row.amount,
+    ]),
+    [['BTCUSDT', 'market', 'liquidation-sell', '50000', '0.037214', '0.037214', '1860.7']],
+  );
+  assert.equal(orders.idLessThan, orders.resultList[0]?.orderId);
+  const crossedOrders = data<{ resultList: Rows }>(
+    await trader1.client.get(`${CROSSED}/liquidation-order`, { query: SINCE }),
+  );
+  assert.deepEqual(crossedOrders.resultList, []);
+  const swaps = data<{ resultList: Rows }>(
+    await trader1.client.get(`${ISOLATED}/liquidation-order`, { query: { type: 'swap', fromCoin: 'BTC' } }),
+  );
+  assert.deepEqual(swaps.resultList, []);
+  const misplaced = await trader1.client.get(`${ISOLATED}/liquidation-order`, { query: { fromCoin: 'BTC' } });
+  assert.equal(misplaced.body?.code, '40020');
   const repays = data<Page>(await trader1.client.get(`${ISOLATED}/repay-history`, { query: SINCE }));
   assert.deepEqual(
     repays.resultList.map((row) => [row.repayType, row.repayAmount]),
-    [['liquidation', '4000.0210465']],
+    [
+      ['liquidation', '1858.8393'],
+      ['liquidation', '200'],
+    ],
   );
   assert.deepEqual(conservationImbalances(server.services.sequencer.exchange.state), []);
 });

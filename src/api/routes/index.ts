@@ -30,6 +30,7 @@ import { walletFamilyRoutes } from './wallet-family.ts';
 import { v2MarginAccountRoutes } from './v2-margin-account.ts';
 import { v2MarginRateRoutes } from './v2-margin-rates.ts';
 import { v2MarginRecordRoutes } from './v2-margin-records.ts';
+import { v2MarginLiquidationOrderRoutes } from './v2-margin-liquidation-orders.ts';
 import { v2MarginTradeRoutes } from './v2-margin-trade.ts';
 
 export function allRoutes(services: Services): Route[] {
@@ -54,6 +55,7 @@ export function allRoutes(services: Services): Route[] {
     ...v2MarginAccountRoutes(services),
     ...v2MarginRateRoutes(services),
     ...v2MarginRecordRoutes(services),
+    ...v2MarginLiquidationOrderRoutes(services),
     ...v2MarginTradeRoutes(services),
     ...v2SpotPlanRoutes(services),
     ...v2SpotReplaceRoutes(services),

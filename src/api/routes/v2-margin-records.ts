@@ -1,8 +1,10 @@
 /**
  * v2 margin records, crossed and isolated: interest, borrow, repay and financial records, read
  * from the bills of the margin wallets (engine/margin writes a bill for every borrowing,
- * repayment and interest charge), and liquidations from their own table. `idLessThan` paging, newest first, within 90
- * days; `startTime` as the venue requires it. Rows carry `maxId`/`minId` of the page.
+ * repayment and interest charge), and liquidations from their own table. `idLessThan` paging,
+ * newest first, within 90 days; `startTime` as the venue requires it. Rows carry
+ * `maxId`/`minId` of the page. A `loanId` or `repayId` filter is part of the bills query, so it
+ * applies before the page limit.
  */
 import type { BillRow } from '../../ports/store.ts';
 import { dailyRateText } from '../../engine/margin/interest.ts';
@@ -57,7 +59,7 @@ export function v2MarginRecordRoutes(services: Services): Route[] {
     const idLessThan = idCursor(query, 'idLessThan');
     const wanted = only.idName ? idCursor(query, only.idName) : undefined;
     if (wallets.length === 0) return [];
-    const bills = await services.store.bills({
+    return services.store.bills({
       uid,
       wallets,
       categories: ['MARGIN'],
@@ -65,9 +67,9 @@ export function v2MarginRecordRoutes(services: Services): Route[] {
       ...window,
       ...(coin ? { coin } : {}),
       ...(idLessThan ? { idLessThan } : {}),
+      ...(wanted ? { billId: wanted } : {}),
       limit: pageLimit(query, 100, 500),
     });
-    return wanted ? bills.filter((bill) => bill.billId === wanted) : bills;
   };
 
   const routes: Route[] = [];

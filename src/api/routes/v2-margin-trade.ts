@@ -4,6 +4,7 @@
  * trades from the crossed wallet, an isolated one from its symbol's wallet and nothing else;
  * `loanType` decides whether it borrows what is lacking and repays from what it receives.
  */
+import type { FillView } from '../../domain/events.ts';
 import type { OrderView } from '../../domain/order-view.ts';
 import { marginWallet, type MarginType } from '../../engine/margin/margin-wallet.ts';
 import { asObject, optionalString } from '../params.ts';
@@ -17,6 +18,7 @@ import { DAY_MS, idCursor, pageLimit, timeWindow } from './query-window.ts';
 import { signedRoutes } from './route-kit.ts';
 import { cancel, findOrder, openOrderViews, place } from './trading-service.ts';
 import { MARGIN_TYPES } from './margin-query.ts';
+import { walletPage } from './wallet-pages.ts';
 
 interface BatchLists {
   successList: { orderId: string; clientOid: string }[];
@@ -156,20 +158,26 @@ export function v2MarginTradeRoutes(services: Services): Route[] {
         const window = timeWindow(query, services.clock.now(), 90 * DAY_MS, 90 * DAY_MS);
         const orderId = optionalString(query, 'orderId');
         const clientOid = optionalString(query, 'clientOid');
-        const views = await services.store.orders({
-          uid: uidOf(request),
-          categories: ['MARGIN'],
-          closedOnly: true,
-          symbol,
-          ...window,
-          ...(idLessThan ? { idLessThan } : {}),
-          limit: pageLimit(query, 100, 500),
-        });
-        const rows = views
-          .filter(mine(request, symbol))
-          .filter(
-            (view) => (!orderId || view.orderId === orderId) && (!clientOid || view.clientOid === clientOid),
-          );
+        // orderId and clientOid are filtered in the query; the wallet here (wallet-pages.ts).
+        const limit = pageLimit(query, 100, 500);
+        const rows = await walletPage(
+          (below) =>
+            services.store.orders({
+              uid: uidOf(request),
+              categories: ['MARGIN'],
+              closedOnly: true,
+              symbol,
+              ...window,
+              ...(orderId ? { orderId } : {}),
+              ...(clientOid ? { clientOid } : {}),
+              ...(below ? { idLessThan: below } : {}),
+              limit,
+            }),
+          (views) => views.filter(mine(request, symbol)),
+          (view) => view.orderId,
+          limit,
+          idLessThan,
+        );
         const ids = rows.map((view) => view.orderId);
         return { orderList: rows.map(marginOrderRow), maxId: ids[0] ?? '', minId: ids[ids.length - 1] ?? '' };
       }),
@@ -181,23 +189,34 @@ export function v2MarginTradeRoutes(services: Services): Route[] {
         const idLessThan = idCursor(query, 'idLessThan');
         const window = timeWindow(query, services.clock.now(), 90 * DAY_MS, 90 * DAY_MS);
         const uid = uidOf(request);
-        const fills = await services.store.fills({
-          uid,
-          categories: ['MARGIN'],
-          symbol,
-          ...window,
-          ...(orderId ? { orderId } : {}),
-          ...(idLessThan ? { idLessThan } : {}),
-          limit: pageLimit(query, 100, 500),
-        });
-        // A fill belongs to this wallet when its order does.
+        // A fill belongs to this wallet when its order does (wallet-pages.ts).
         const wallet = walletOf(request, marginType, symbol);
-        const orderIds = [...new Set(fills.map((fill) => fill.orderId))];
-        const orders = await Promise.all(orderIds.map((id) => findOrder(services, uid, { orderId: id })));
-        const own = new Set(
-          orders.filter((order) => order?.wallet === wallet).map((order) => order?.orderId),
+        const limit = pageLimit(query, 100, 500);
+        const own = async (fills: FillView[]) => {
+          const orderIds = [...new Set(fills.map((fill) => fill.orderId))];
+          const orders = await Promise.all(orderIds.map((id) => findOrder(services, uid, { orderId: id })));
+          const mineIds = new Set(
+            orders.filter((order) => order?.wallet === wallet).map((order) => order?.orderId),
+          );
+          return fills.filter((fill) => mineIds.has(fill.orderId));
+        };
+        const fills = await walletPage(
+          (below) =>
+            services.store.fills({
+              uid,
+              categories: ['MARGIN'],
+              symbol,
+              ...window,
+              ...(orderId ? { orderId } : {}),
+              ...(below ? { idLessThan: below } : {}),
+              limit,
+            }),
+          own,
+          (fill) => fill.execId,
+          limit,
+          idLessThan,
         );
-        const rows = fills.filter((fill) => own.has(fill.orderId)).map(v2SpotFill);
+        const rows = fills.map(v2SpotFill);
         const ids = rows.map((row) => String(row.tradeId));
         return { fills: rows, maxId: ids[0] ?? '', minId: ids[ids.length - 1] ?? '' };
       }),

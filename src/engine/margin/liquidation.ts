@@ -1,24 +1,49 @@
 /**
- * Margin risk control. After index moves and on the hourly job, every margin wallet with debt
- * (crossed, unified, isolated) is valued; at the liquidationRiskRatio (1.0) its open margin
- * orders are cancelled, its non-stable assets are sold at market through the MARGIN books
- * (orders marked `liquidation`), and the proceeds repay the debt, interest first. A
- * liquidation that changed something is recorded (MarginLiquidated); one that could do nothing
- * (no order, nothing to sell, nothing to repay with) is not recorded again on every check.
+ * Margin risk control. After index moves and on the clock, every margin wallet with debt
+ * (crossed, unified, isolated) is valued; at the liquidationRiskRatio (1.0) it is liquidated:
+ *
+ *   1. its open margin orders are cancelled;
+ *   2. each coin's own balance repays that coin's debt, interest first, then principal;
+ *   3. while the risk ratio is above SAFE_RISK_RATIO (0.5, the venue's "sell assets to repay
+ *      until the ratio ≤ 0.5"), one step at a time through the MARGIN books (orders marked
+ *      `liquidation`, immediate-or-cancel): first a borrowed base coin is bought back with
+ *      the wallet's quote coin (a short), else a base coin the wallet holds is sold (a long);
+ *      each step trades only the USDT value that brings the ratio to the safe level (below),
+ *      and its proceeds repay at once (step 2 again);
+ *   4. it stops when the ratio is safe, when a step fills nothing (the book is too thin: what
+ *      is still owed stays debt, and the wallet is checked again at the next index move or
+ *      clock advance), or after MAX_ROUNDS steps.
+ *
+ * Trading a USDT value x at the index with taker fee rate f and repaying with the proceeds
+ * takes x from the assets and x·(1 − f) from the debt, so with maintenance rate m, safe ratio
+ * s, debt L and equity E = assets − L, the ratio L'·m ÷ E' reaches s when
+ *   x = (L·m − s·E) ÷ ((1 − f)·m − s·f), rounded up to whole lots of the coin traded.
+ * A buy-back never takes more than the coin's debt (grossed up for the fee it pays in that
+ * coin); a sale never more than the wallet holds. Whatever is not needed is left in place.
+ *
+ * A liquidation that changed something is recorded (MarginLiquidated, with the values before
+ * it); one that could do nothing is not recorded again on every check.
  */
-import { instrumentKey, type Instrument } from '../../domain/instrument.ts';
-import { MONEY_ONE } from '../../domain/money.ts';
-import { parseScaled } from '../../domain/decimal.ts';
-import { MONEY_SCALE } from '../../domain/money.ts';
+import type { Instrument } from '../../domain/instrument.ts';
+import { divide, parseScaled } from '../../domain/decimal.ts';
+import { MONEY_ONE, MONEY_SCALE } from '../../domain/money.ts';
+import { readBalance } from '../accounts/ledger.ts';
+import { feeRate } from '../instruments/fees.ts';
 import { lotsToMoney } from '../instruments/scales.ts';
-import { freeze } from '../accounts/ledger.ts';
 import { cancelOpenOrder } from '../trading/cancel.ts';
-import { execute, openOrder } from '../trading/place.ts';
+import { usdtPriceOf } from '../trading/reference-price.ts';
 import { finish, type TradingContext } from '../trading/trading-context.ts';
-import { repayCoin } from './repay.ts';
-import { riskRatio, walletValue } from './valuation.ts';
+import { buyBase, sellBase } from './liquidation-orders.ts';
 import { isolatedSymbolOf } from './margin-wallet.ts';
+import { owedOf, repayCoin } from './repay.ts';
 import { maintenanceRate } from './tiers.ts';
+import { riskRatio, walletValue, type WalletValue } from './valuation.ts';
+
+/** A liquidation stops once the risk ratio is at or under this (money units of 1): 0.5. */
+export const SAFE_RISK_RATIO = MONEY_ONE / 2n;
+
+/** Most buy-back or sale steps of one liquidation (each recomputes what is still needed). */
+export const MAX_ROUNDS = 8;
 
 function liquidationThreshold(trading: TradingContext, symbol: string | null): bigint {
   for (const instrument of trading.context.state.instruments.values()) {
@@ -38,34 +63,90 @@ function walletsWithDebt(trading: TradingContext): string[] {
   return [...wallets].sort();
 }
 
-function sellAll(trading: TradingContext, uid: string, wallet: string, instrument: Instrument): boolean {
-  const { state } = trading.context;
-  const balance = state.balances.get(`${uid}|${wallet}|${instrument.baseCoin}`);
-  if (!balance || balance.available <= 0n) return false;
+interface Liquidation {
+  trading: TradingContext;
+  uid: string;
+  wallet: string;
+  /** The MARGIN instruments it may trade: an isolated wallet's own, else every one. */
+  instruments: Instrument[];
+  maintenance: bigint;
+}
+
+/** True when debt × m ≤ s × equity (exact: the ratio is at or under the safe level). */
+export function isSafe(value: WalletValue, maintenance: bigint): boolean {
+  const equity = value.assetsUsdt - value.liabilitiesUsdt;
+  if (value.liabilitiesUsdt === 0n) return true;
+  return equity > 0n && value.liabilitiesUsdt * maintenance <= SAFE_RISK_RATIO * equity;
+}
+
+/** The USDT value x (money units) to trade for the ratio to reach the safe level (header). */
+export function valueToTrade(value: WalletValue, maintenance: bigint, fee: bigint): bigint {
+  const equity = value.assetsUsdt - value.liabilitiesUsdt;
+  const excess = value.liabilitiesUsdt * maintenance - SAFE_RISK_RATIO * equity;
+  const perUnit = (MONEY_ONE - fee) * maintenance - SAFE_RISK_RATIO * fee;
+  if (excess <= 0n) return 0n;
+  if (perUnit <= 0n) return value.assetsUsdt;
+  return divide(excess * MONEY_ONE, perUnit, 'up');
+}
+
+/** Whole lots of `instrument`'s base coin worth at least `usdt` at the coin's index. */
+function lotsWorth(liquidation: Liquidation, instrument: Instrument, usdt: bigint): number {
+  const price = usdtPriceOf(liquidation.trading.context.state, instrument.baseCoin);
+  if (!price) return 0;
+  const coin = divide(usdt * MONEY_ONE, price, 'up');
+  return Number(divide(coin, lotsToMoney(instrument, 1), 'up'));
+}
+
+/** Lots to buy so that, less the taker fee charged in the coin, `owed` is received. */
+function lotsCovering(instrument: Instrument, owed: bigint): number {
+  const fee = feeRate(instrument, 'taker');
   const lotMoney = lotsToMoney(instrument, 1);
-  const lots = Number(balance.available / lotMoney);
-  if (lots <= 0) return false;
-  const amount = lotMoney * BigInt(lots);
-  freeze(trading.context, uid, wallet, instrument.baseCoin, amount);
-  const valid = {
-    instrument,
-    key: instrumentKey('MARGIN', instrument.symbol),
-    priceTicks: 0,
-    quantityLots: lots,
-    quoteAmount: 0n,
-  };
-  const order = openOrder(trading, {
-    uid,
-    clientOid: '',
-    category: 'MARGIN',
-    wallet,
-    request: { side: 'sell', orderType: 'market', timeInForce: 'ioc', stpMode: 'none' },
-    valid,
-    hold: { coin: instrument.baseCoin, amount },
-    source: 'liquidation',
-  });
-  execute(trading, valid, order);
-  return true;
+  let lots = Number(divide(divide(owed * MONEY_ONE, MONEY_ONE - fee, 'up'), lotMoney, 'up'));
+  const gross = lotMoney * BigInt(lots);
+  if (gross - divide(gross * fee, MONEY_ONE, 'up') < owed) lots += 1;
+  return lots;
+}
+
+/** Every coin of the wallet pays its own debt from its balance (interest first). */
+function repayAll(liquidation: Liquidation): boolean {
+  const { trading, uid, wallet } = liquidation;
+  const prefix = `${uid}|${wallet}|`;
+  let repaid = false;
+  for (const key of [...trading.context.state.balances.keys()]) {
+    if (!key.startsWith(prefix)) continue;
+    const coin = key.slice(prefix.length);
+    if (repayCoin(trading.context, uid, wallet, coin, undefined, 'liquidation_repay')) repaid = true;
+  }
+  return repaid;
+}
+
+type Round = 'safe' | 'traded' | 'stuck';
+
+/** One step: a buy-back of a borrowed base coin, else a sale of a held one (header, 3). */
+function liquidationRound(liquidation: Liquidation): Round {
+  const { trading, uid, wallet, instruments, maintenance } = liquidation;
+  const { state } = trading.context;
+  const value = walletValue(state, uid, wallet);
+  if (isSafe(value, maintenance)) return 'safe';
+  for (const instrument of instruments) {
+    const coin = instrument.baseCoin;
+    const left = owedOf(state, uid, wallet, coin) - readBalance(state, uid, wallet, coin).available;
+    if (left <= 0n) continue;
+    const need = valueToTrade(value, maintenance, feeRate(instrument, 'taker'));
+    const lots = Math.min(lotsWorth(liquidation, instrument, need), lotsCovering(instrument, left));
+    if (buyBase(trading, uid, wallet, instrument, lots).filled) return 'traded';
+  }
+  // A sale into a book whose quote coin is owed first: its proceeds repay at once.
+  const owesQuote = (instrument: Instrument) => owedOf(state, uid, wallet, instrument.quoteCoin) > 0n;
+  const sales = [...instruments.filter(owesQuote), ...instruments.filter((one) => !owesQuote(one))];
+  for (const instrument of sales) {
+    const coin = instrument.baseCoin;
+    if (owedOf(state, uid, wallet, coin) > 0n || usdtPriceOf(state, coin) === null) continue;
+    const need = valueToTrade(value, maintenance, feeRate(instrument, 'taker'));
+    if (sellBase(trading, uid, wallet, instrument, lotsWorth(liquidation, instrument, need)).filled)
+      return 'traded';
+  }
+  return 'stuck';
 }
 
 export function liquidateWallet(trading: TradingContext, uid: string, wallet: string, ratio: bigint): void {
@@ -79,17 +160,24 @@ export function liquidateWallet(trading: TradingContext, uid: string, wallet: st
       changed = true;
     }
   }
-  // An isolated wallet sells only its own symbol's base coin; the crossed one every margin symbol's.
   const symbol = isolatedSymbolOf(wallet);
-  const margins = [...state.instruments.values()].filter(
-    (instrument) => instrument.category === 'MARGIN' && (symbol === null || instrument.symbol === symbol),
-  );
-  for (const instrument of margins) if (sellAll(trading, uid, wallet, instrument)) changed = true;
-  const prefix = `${uid}|${wallet}|`;
-  for (const key of [...state.balances.keys()]) {
-    if (!key.startsWith(prefix)) continue;
-    if (repayCoin(context, uid, wallet, key.slice(prefix.length), undefined, 'liquidation_repay'))
-      changed = true;
+  const instruments = [...state.instruments.values()]
+    .filter(
+      (instrument) => instrument.category === 'MARGIN' && (symbol === null || instrument.symbol === symbol),
+    )
+    .sort((one, other) => (one.symbol < other.symbol ? -1 : one.symbol > other.symbol ? 1 : 0));
+  const liquidation: Liquidation = {
+    trading,
+    uid,
+    wallet,
+    instruments,
+    maintenance: maintenanceRate(symbol !== null),
+  };
+  if (repayAll(liquidation)) changed = true;
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    if (liquidationRound(liquidation) !== 'traded') break;
+    changed = true;
+    repayAll(liquidation);
   }
   finish(trading);
   if (!changed) return;

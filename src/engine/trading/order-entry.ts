@@ -101,6 +101,9 @@ export function execute(trading: TradingContext, valid: ValidOrder, order: Order
   const { instrument } = valid;
   const book = trading.books.of(valid.key);
   const marketBuy = order.quoteAmount > 0n;
+  // A market buy is sized by its quote budget; one that also names lots (a margin
+  // liquidation's buy-back) stops at whichever runs out first.
+  const buyCap = order.quantityLots > 0 ? order.quantityLots - order.filledLots : undefined;
   // One object shape whatever the order (absent fields undefined): spreading the optional
   // ones cost ~2% of the event loop under order entry.
   const result = match(book, {
@@ -110,7 +113,7 @@ export function execute(trading: TradingContext, valid: ValidOrder, order: Order
     kind: order.orderType,
     priceTicks: order.orderType === 'limit' ? order.priceTicks : valid.protectionTicks,
     quoteBudget: marketBuy ? order.quoteAmount : undefined,
-    lots: marketBuy ? undefined : order.quantityLots - order.filledLots,
+    lots: marketBuy ? buyCap : order.quantityLots - order.filledLots,
     quoteOf: scalesOf(instrument).quoteOf,
     timeInForce: order.timeInForce,
     stpMode: order.stpMode,
