@@ -8,7 +8,7 @@ import { isOpenStatus, type Order } from '../../domain/order.ts';
 import type { Context } from '../context.ts';
 import type { EngineState } from '../state.ts';
 import type { Books } from './books.ts';
-import { orderView } from './order-view.ts';
+import { OrderUpdatedRecord } from './report-records.ts';
 import { notePlanOrder } from '../triggers/fill-watch.ts';
 
 export interface TradingContext {
@@ -73,11 +73,8 @@ export function finish(trading: TradingContext): void {
     const instrument = state.instruments.get(instrumentKey(order.category, order.symbol));
     if (!instrument) throw new Error(`order ${order.orderId} of an unknown instrument`);
     if (trading.context.recording) {
-      trading.context.emit({
-        type: 'OrderUpdated',
-        order: orderView(instrument, order),
-        created: trading.opened.has(order.orderId),
-      });
+      // The view is formatted where it is read (report-records.ts).
+      trading.context.emit(new OrderUpdatedRecord(instrument, order, trading.opened.has(order.orderId)));
     }
     notePlanOrder(state, instrument, order);
     if (!isOpenStatus(order.status) && state.orders.delete(order.orderId)) countOpen(trading, order, -1);
