@@ -43,7 +43,16 @@ export function averagePrice(
 /** The fields of an order fixed when it is opened: a report of any moment may read them from the order. */
 export type OrderIdentity = Pick<
   Order,
-  'orderId' | 'clientOid' | 'uid' | 'category' | 'symbol' | 'wallet' | 'side' | 'orderType' | 'stpMode' | 'createdTimeMs'
+  | 'orderId'
+  | 'clientOid'
+  | 'uid'
+  | 'category'
+  | 'symbol'
+  | 'wallet'
+  | 'side'
+  | 'orderType'
+  | 'stpMode'
+  | 'createdTimeMs'
 >;
 
 /** The fields of an order that change after it is opened: a report of one moment copies them. */
@@ -72,7 +81,11 @@ export function orderView(instrument: Instrument, order: Order): OrderView {
 }
 
 /** The view of an order from its fixed fields and its figures of one moment (the key order is the wire's). */
-export function formatOrderView(instrument: Instrument, order: OrderIdentity, figures: OrderFigures): OrderView {
+export function formatOrderView(
+  instrument: Instrument,
+  order: OrderIdentity,
+  figures: OrderFigures,
+): OrderView {
   return {
     orderId: order.orderId,
     clientOid: order.clientOid,
