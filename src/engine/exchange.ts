@@ -10,7 +10,7 @@
  */
 import type { AdvanceClock, Command, PricePathStream } from '../domain/commands.ts';
 import type { EngineEvent } from '../domain/events.ts';
-import { CLIENT_OID_WINDOW_MS } from '../domain/order.ts';
+import { CLIENT_OID_WINDOW_MS, type Order } from '../domain/order.ts';
 import { ok, type Outcome } from '../domain/result-code.ts';
 import { createAccount, createApiKey, modifyApiKey, revokeApiKey } from './accounts/accounts.ts';
 import { deposit, withdraw } from './accounts/external-flows.ts';
@@ -169,6 +169,9 @@ function runClockJobs(context: Context): void {
 
 export class Exchange {
   readonly books: Books;
+  /** Kept from command to command (see enterTime). */
+  private readonly touched = new Map<string, Order>();
+  private readonly opened = new Set<string>();
 
   constructor(public readonly state: EngineState = createState()) {
     // A snapshot written by an older build lacks the fields added since: they start empty.
@@ -214,7 +217,12 @@ export class Exchange {
     const context = createContext(state, state.nowMs, events);
     runClockJobs(context);
     runBrokerageJobs(context);
-    const trading = tradingContext(context, this.books);
+    // The last command's touched map and opened set, when its finish emptied them (it does,
+    // unless a handler threw): a fresh pair otherwise.
+    const reuse = this.touched.size === 0 && this.opened.size === 0;
+    const trading = reuse
+      ? tradingContext(context, this.books, this.touched, this.opened)
+      : tradingContext(context, this.books);
     runTradingJobs(trading);
     return trading;
   }
