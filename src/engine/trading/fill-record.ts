@@ -19,16 +19,18 @@ export function recordFill(
   outcome: FillOutcome,
 ): void {
   const execId = context.nextId();
-  // The accrual takes the fee's size, as the fee report has always counted it.
-  accrueFill(context.state, {
-    uid: order.uid,
-    category: order.category,
-    symbol: instrument.symbol,
-    feeCoin: outcome.feeCoin,
-    value: fill.quote,
-    fee: outcome.fee < 0n ? -outcome.fee : outcome.fee,
-    timeMs: context.nowMs,
-  });
+  // The accrual takes the fee's size, as the fee report has always counted it. Only referred
+  // customers accrue (accrueFill returns at once otherwise): no record to build for the rest.
+  if (context.state.brokerage.referrals.has(order.uid))
+    accrueFill(context.state, {
+      uid: order.uid,
+      category: order.category,
+      symbol: instrument.symbol,
+      feeCoin: outcome.feeCoin,
+      value: fill.quote,
+      fee: outcome.fee < 0n ? -outcome.fee : outcome.fee,
+      timeMs: context.nowMs,
+    });
   if (!context.recording) return;
   context.emit(new FillRecordedRecord(execId, instrument, order, fill, outcome, context.nowMs));
 }

@@ -78,14 +78,16 @@ export function touch(trading: TradingContext, order: Order): void {
 export function finish(trading: TradingContext): void {
   const { state } = trading.context;
   for (const order of trading.touched.values()) {
-    const instrument = state.instruments.get(instrumentKey(order.category, order.symbol));
+    const key = instrumentKey(order.category, order.symbol);
+    const instrument = state.instruments.get(key);
     if (!instrument) throw new Error(`order ${order.orderId} of an unknown instrument`);
     if (trading.context.recording) {
       // The view is formatted where it is read (report-records.ts).
       trading.context.emit(new OrderUpdatedRecord(instrument, order, trading.opened.has(order.orderId)));
     }
     notePlanOrder(state, instrument, order);
-    if (!isOpenStatus(order.status) && state.orders.delete(order.orderId)) countOpen(trading, order, -1);
+    if (!isOpenStatus(order.status) && state.orders.delete(order.orderId))
+      changeOpenCount(state, order, key, -1);
   }
   // clear() allocates a fresh table, and most finishes (the clock jobs' before each command)
   // have nothing to clear.
