@@ -7,7 +7,7 @@
  * refused unless pricePrecision + quantityPrecision ≤ MONEY_SCALE.
  */
 import { isFutures, isInverse } from '../../domain/category.ts';
-import { formatScaled, parseScaled } from '../../domain/decimal.ts';
+import { formatScaled, parseScaled, parseScaledSafe } from '../../domain/decimal.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { MONEY_SCALE } from '../../domain/money.ts';
 
@@ -19,6 +19,9 @@ export interface Scales {
   tickUnits: bigint;
   /** One lot in units of 10^-quantityPlaces. */
   lotUnits: bigint;
+  /** `tickUnits` and `lotUnits` as Numbers (exact: 0 when they would not be safe integers). */
+  tickUnitsNumber: number;
+  lotUnitsNumber: number;
   /** Money units per (tick × lot). */
   moneyPerTickLot: bigint;
   /** Money units per tick (a price of one tick, per one base coin). */
@@ -30,6 +33,25 @@ export interface Scales {
 }
 
 const cache = new WeakMap<Instrument, Scales>();
+
+function safeNumber(value: bigint): number {
+  return value > 0n && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : 0;
+}
+
+/**
+ * Text → whole steps of `unitsNumber` units of 10^-places, in Numbers when the text parses as
+ * a safe integer (the common case: no bigint made); `undefined` when only bigints can tell.
+ * The same answers as the bigint path: the value is exact and divisible, so the quotient is.
+ */
+function stepsOfSafe(text: string, places: number, unitsNumber: number): number | StepError | undefined {
+  if (unitsNumber === 0) return undefined;
+  const scaled = parseScaledSafe(text, places);
+  if (scaled === undefined) return undefined;
+  if (scaled === null) return 'precision';
+  if (scaled % unitsNumber !== 0) return 'step';
+  // A negative zero cannot come: parseScaledSafe gives 0 for "-0", and 0 / units is 0.
+  return scaled / unitsNumber;
+}
 
 export function scalesOf(instrument: Instrument): Scales {
   const cached = cache.get(instrument);
@@ -50,6 +72,8 @@ export function scalesOf(instrument: Instrument): Scales {
     quotePlaces: Number(instrument.quotePrecision || String(MONEY_SCALE)),
     tickUnits,
     lotUnits,
+    tickUnitsNumber: safeNumber(tickUnits),
+    lotUnitsNumber: safeNumber(lotUnits),
     moneyPerTickLot: tickUnits * lotUnits * 10n ** BigInt(MONEY_SCALE - pricePlaces - quantityPlaces),
     moneyPerTick: tickUnits * 10n ** BigInt(MONEY_SCALE - pricePlaces),
     moneyPerLot: lotUnits * 10n ** BigInt(MONEY_SCALE - quantityPlaces),
@@ -64,6 +88,8 @@ export type StepError = 'precision' | 'step' | 'range';
 /** Decimal price → ticks; 'precision' for too many decimals, 'step' for an off-step price. */
 export function priceToTicks(instrument: Instrument, text: string): number | StepError {
   const scales = scalesOf(instrument);
+  const fast = stepsOfSafe(text, scales.pricePlaces, scales.tickUnitsNumber);
+  if (fast !== undefined) return fast;
   const scaled = parseScaled(text, scales.pricePlaces);
   if (scaled === null) return 'precision';
   if (scaled % scales.tickUnits !== 0n) return 'step';
@@ -108,6 +134,8 @@ export function ticksToPrice(instrument: Instrument, ticks: number): string {
 
 export function quantityToLots(instrument: Instrument, text: string): number | StepError {
   const scales = scalesOf(instrument);
+  const fast = stepsOfSafe(text, scales.quantityPlaces, scales.lotUnitsNumber);
+  if (fast !== undefined) return fast;
   const scaled = parseScaled(text, scales.quantityPlaces);
   if (scaled === null) return 'precision';
   if (scaled % scales.lotUnits !== 0n) return 'step';
