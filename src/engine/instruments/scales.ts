@@ -53,9 +53,22 @@ function stepsOfSafe(text: string, places: number, unitsNumber: number): number 
   return scaled / unitsNumber;
 }
 
+/**
+ * The instrument asked last and its scales: an order asks for the same instrument's scales
+ * several times (parsing, value, band, fill), and a WeakMap get hashes each time.
+ */
+let lastInstrument: Instrument | undefined;
+let lastScales: Scales | undefined;
+
 export function scalesOf(instrument: Instrument): Scales {
-  const cached = cache.get(instrument);
-  if (cached) return cached;
+  if (instrument === lastInstrument && lastScales) return lastScales;
+  const cached = cache.get(instrument) ?? makeScales(instrument);
+  lastInstrument = instrument;
+  lastScales = cached;
+  return cached;
+}
+
+function makeScales(instrument: Instrument): Scales {
   const pricePlaces = Number(instrument.pricePrecision || '0');
   const quantityPlaces = Number(instrument.quantityPrecision || '0');
   const futures = isFutures(instrument.category);
@@ -109,12 +122,18 @@ interface Printed {
 const printedCache = new WeakMap<Instrument, Printed>();
 const MAX_PRINTED = 4_096;
 
+let lastPrintedOf: Instrument | undefined;
+let lastPrinted: Printed | undefined;
+
 function printedOf(instrument: Instrument): Printed {
+  if (instrument === lastPrintedOf && lastPrinted) return lastPrinted;
   let printed = printedCache.get(instrument);
   if (!printed) {
     printed = { prices: new Map(), quantities: new Map() };
     printedCache.set(instrument, printed);
   }
+  lastPrintedOf = instrument;
+  lastPrinted = printed;
   return printed;
 }
 
