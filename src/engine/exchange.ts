@@ -55,6 +55,9 @@ export interface ExecuteResult {
 function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
   const { context } = trading;
   switch (command.type) {
+    // Order entry first: a switch on texts compares case by case, and most commands are orders.
+    case 'PlaceOrders':
+      return placeOrders(trading, command);
     case 'CreateAccount':
       return createAccount(context, command);
     case 'CreateApiKey':
@@ -85,8 +88,6 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
     case 'AdvanceClock':
       enforceRisk(trading);
       return ok({ nowMs: context.nowMs });
-    case 'PlaceOrders':
-      return placeOrders(trading, command);
     case 'CancelOrders':
       return cancelOrders(trading, command);
     case 'CancelAllOrders':
