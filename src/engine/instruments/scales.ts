@@ -28,6 +28,10 @@ export interface Scales {
   moneyPerTick: bigint;
   /** Money units per lot (base quantity of one lot). */
   moneyPerLot: bigint;
+  /** The three above as Numbers (exact: 0 when they would not be safe integers). */
+  moneyPerTickLotNumber: number;
+  moneyPerTickNumber: number;
+  moneyPerLotNumber: number;
   /** `marginValue` of this instrument, made once (the matcher takes it per order). */
   quoteOf: (ticks: number, lots: number) => bigint;
 }
@@ -79,6 +83,9 @@ function makeScales(instrument: Instrument): Scales {
       instrument.quantityMultiplier &&
       parseScaled(instrument.quantityMultiplier, quantityPlaces)) ||
     1n;
+  const moneyPerTickLot = tickUnits * lotUnits * 10n ** BigInt(MONEY_SCALE - pricePlaces - quantityPlaces);
+  const moneyPerTick = tickUnits * 10n ** BigInt(MONEY_SCALE - pricePlaces);
+  const moneyPerLot = lotUnits * 10n ** BigInt(MONEY_SCALE - quantityPlaces);
   const scales: Scales = {
     pricePlaces,
     quantityPlaces,
@@ -87,9 +94,12 @@ function makeScales(instrument: Instrument): Scales {
     lotUnits,
     tickUnitsNumber: safeNumber(tickUnits),
     lotUnitsNumber: safeNumber(lotUnits),
-    moneyPerTickLot: tickUnits * lotUnits * 10n ** BigInt(MONEY_SCALE - pricePlaces - quantityPlaces),
-    moneyPerTick: tickUnits * 10n ** BigInt(MONEY_SCALE - pricePlaces),
-    moneyPerLot: lotUnits * 10n ** BigInt(MONEY_SCALE - quantityPlaces),
+    moneyPerTickLot,
+    moneyPerTick,
+    moneyPerLot,
+    moneyPerTickLotNumber: safeNumber(moneyPerTickLot),
+    moneyPerTickNumber: safeNumber(moneyPerTick),
+    moneyPerLotNumber: safeNumber(moneyPerLot),
     quoteOf: (ticks, lots) => marginValue(instrument, ticks, lots),
   };
   cache.set(instrument, scales);
@@ -170,14 +180,33 @@ export function lotsToQuantity(instrument: Instrument, lots: number): string {
   return remember(quantities, lots, formatScaled(BigInt(lots) * scales.lotUnits, scales.quantityPlaces));
 }
 
+/**
+ * A product of integers as a bigint, multiplied in Numbers when that is exact: a product of
+ * safe integers is exact when it is itself a safe integer (a true product of 2^53 or more
+ * rounds to 2^53 or more, which is not), so the bigint path runs only for the rest. Spares
+ * the two or three bigints the bigint path makes; the answer is the same. `perUnitNumber` is
+ * 0 when the unit's value is not a safe integer.
+ */
+function exactProduct(factor: number, perUnitNumber: number, perUnit: bigint): bigint {
+  const product = factor * perUnitNumber;
+  if (perUnitNumber > 0 && Number.isSafeInteger(product)) return BigInt(product);
+  return BigInt(factor) * perUnit;
+}
+
 /** Base quantity of `lots` in money units (for base-coin balances). */
 export function lotsToMoney(instrument: Instrument, lots: number): bigint {
-  return BigInt(lots) * scalesOf(instrument).moneyPerLot;
+  const scales = scalesOf(instrument);
+  return exactProduct(lots, scales.moneyPerLotNumber, scales.moneyPerLot);
 }
 
 /** Exact quote value of `lots` at `ticks`, money units. */
 export function quoteValue(instrument: Instrument, ticks: number, lots: number): bigint {
-  return BigInt(ticks) * BigInt(lots) * scalesOf(instrument).moneyPerTickLot;
+  const scales = scalesOf(instrument);
+  const tickLots = ticks * lots;
+  // ticks × lots unsafe: its product with a unit of 1 or more is too (the bigint path).
+  if (Number.isSafeInteger(tickLots))
+    return exactProduct(tickLots, scales.moneyPerTickLotNumber, scales.moneyPerTickLot);
+  return BigInt(ticks) * BigInt(lots) * scales.moneyPerTickLot;
 }
 
 /** Decimal price → money units per one base coin (for band and valuation arithmetic). */
@@ -186,7 +215,8 @@ export function priceToMoney(text: string): bigint | null {
 }
 
 export function ticksToMoney(instrument: Instrument, ticks: number): bigint {
-  return BigInt(ticks) * scalesOf(instrument).moneyPerTick;
+  const scales = scalesOf(instrument);
+  return exactProduct(ticks, scales.moneyPerTickNumber, scales.moneyPerTick);
 }
 
 /**
