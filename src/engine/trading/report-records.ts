@@ -41,7 +41,24 @@ export class OrderUpdatedRecord implements OrderUpdated {
   readonly type = 'OrderUpdated';
   readonly #instrument: Instrument;
   readonly #identity: OrderIdentity;
-  readonly #figures: OrderFigures;
+  // The figures of the moment, held here rather than in an object of their own (one
+  // allocation per event, not two). Presets and futures fields are objects that change in
+  // place (futures.realisedPnl): copied.
+  readonly #timeInForce: Order['timeInForce'];
+  readonly #priceTicks: number;
+  readonly #quantityLots: number;
+  readonly #quoteAmount: bigint;
+  readonly #filledLots: number;
+  readonly #filledQuote: bigint;
+  readonly #feeCoin: string;
+  readonly #feeTotal: bigint;
+  readonly #status: Order['status'];
+  readonly #cancelReason: Order['cancelReason'];
+  readonly #source: Order['source'];
+  readonly #updatedTimeMs: number;
+  readonly #spotPresets: Order['spotPresets'];
+  readonly #loanType: Order['loanType'];
+  readonly #futures: Order['futures'];
   #view: OrderView | undefined = undefined;
 
   constructor(
@@ -51,34 +68,50 @@ export class OrderUpdatedRecord implements OrderUpdated {
   ) {
     this.#instrument = instrument;
     this.#identity = order;
-    // One object shape for every order (absent fields undefined). Presets and futures fields
-    // are objects that change in place (futures.realisedPnl): copied.
-    this.#figures = {
-      timeInForce: order.timeInForce,
-      priceTicks: order.priceTicks,
-      quantityLots: order.quantityLots,
-      quoteAmount: order.quoteAmount,
-      filledLots: order.filledLots,
-      filledQuote: order.filledQuote,
-      feeCoin: order.feeCoin,
-      feeTotal: order.feeTotal,
-      status: order.status,
-      cancelReason: order.cancelReason,
-      source: order.source,
-      updatedTimeMs: order.updatedTimeMs,
-      spotPresets: order.spotPresets ? { ...order.spotPresets } : undefined,
-      loanType: order.loanType,
-      futures: order.futures ? { ...order.futures } : undefined,
-    };
+    this.#timeInForce = order.timeInForce;
+    this.#priceTicks = order.priceTicks;
+    this.#quantityLots = order.quantityLots;
+    this.#quoteAmount = order.quoteAmount;
+    this.#filledLots = order.filledLots;
+    this.#filledQuote = order.filledQuote;
+    this.#feeCoin = order.feeCoin;
+    this.#feeTotal = order.feeTotal;
+    this.#status = order.status;
+    this.#cancelReason = order.cancelReason;
+    this.#source = order.source;
+    this.#updatedTimeMs = order.updatedTimeMs;
+    this.#spotPresets = order.spotPresets ? { ...order.spotPresets } : undefined;
+    this.#loanType = order.loanType;
+    this.#futures = order.futures ? { ...order.futures } : undefined;
   }
 
   get order(): OrderView {
-    return (this.#view ??= formatOrderView(this.#instrument, this.#identity, this.#figures));
+    return (this.#view ??= formatOrderView(this.#instrument, this.#identity, this.#figures()));
   }
 
   /** The plain event, as JSON and the codec write it (the key order of the plain event). */
   toJSON(): OrderUpdated {
     return { type: this.type, order: this.order, created: this.created };
+  }
+
+  #figures(): OrderFigures {
+    return {
+      timeInForce: this.#timeInForce,
+      priceTicks: this.#priceTicks,
+      quantityLots: this.#quantityLots,
+      quoteAmount: this.#quoteAmount,
+      filledLots: this.#filledLots,
+      filledQuote: this.#filledQuote,
+      feeCoin: this.#feeCoin,
+      feeTotal: this.#feeTotal,
+      status: this.#status,
+      cancelReason: this.#cancelReason,
+      source: this.#source,
+      updatedTimeMs: this.#updatedTimeMs,
+      spotPresets: this.#spotPresets,
+      loanType: this.#loanType,
+      futures: this.#futures,
+    };
   }
 }
 
