@@ -74,6 +74,8 @@ const peer: Contender = {
 
 interface Sample {
   ordersPerSecond: number;
+  /** CPU time (user + system, process.cpuUsage) per order in the throughput pass, µs: holds under load. */
+  cpuMicrosPerOrder: number;
   p50: number;
   p99: number;
   p999: number;
@@ -82,7 +84,9 @@ interface Sample {
 function measure(contender: Contender, stream: FullStream, ordersPerCommand: number): Sample {
   const timed = contender.prepare(stream, ordersPerCommand);
   const started = process.hrtime.bigint();
+  const cpuBefore = process.cpuUsage();
   for (let index = 0; index < timed.commandCount; index += 1) timed.command(index);
+  const cpu = process.cpuUsage(cpuBefore);
   const elapsedNs = Number(process.hrtime.bigint() - started);
 
   const probed = contender.prepare(stream, ordersPerCommand);
@@ -95,6 +99,7 @@ function measure(contender: Contender, stream: FullStream, ordersPerCommand: num
   latencies.sort();
   return {
     ordersPerSecond: (stream.orderCount / elapsedNs) * 1e9,
+    cpuMicrosPerOrder: (cpu.user + cpu.system) / stream.orderCount,
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
     p999: percentile(latencies, 0.999),
@@ -118,8 +123,8 @@ function main(): void {
     `Full-engine benchmark — ${integer(ORDERS)} orders per stream, ${RUNS} runs, medians`,
     `Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'}; latency per command, one clock-read pair included`,
     '',
-    '| stream | engine | orders/s | p50 µs | p99 µs | p99.9 µs | refused |',
-    '|---|---|---:|---:|---:|---:|---:|',
+    '| stream | engine | orders/s | CPU µs per order | p50 µs | p99 µs | p99.9 µs | refused |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
   ];
   const ratios: string[] = [];
   for (const name of STREAMS) {
@@ -134,12 +139,14 @@ function main(): void {
         const sample = measure(which === 0 ? bourse : peer, stream, ordersPerCommand);
         samples[which]?.push(sample);
         process.stderr.write(
-          `${name} run ${run + 1}/${RUNS} ${which === 0 ? 'bourse' : 'peer'}: ${integer(sample.ordersPerSecond)} orders/s\n`,
+          `${name} run ${run + 1}/${RUNS} ${which === 0 ? 'bourse' : 'peer'}: ` +
+            `${integer(sample.ordersPerSecond)} orders/s, ${sample.cpuMicrosPerOrder.toFixed(2)} µs CPU per order\n`,
         );
       }
     }
     const medians = samples.map((list) => ({
       ordersPerSecond: median(list.map((sample) => sample.ordersPerSecond)),
+      cpuMicrosPerOrder: median(list.map((sample) => sample.cpuMicrosPerOrder)),
       p50: median(list.map((sample) => sample.p50)),
       p99: median(list.map((sample) => sample.p99)),
       p999: median(list.map((sample) => sample.p999)),
@@ -148,16 +155,22 @@ function main(): void {
     [bourse, peer].forEach((contender, which) => {
       const figures = medians[which] as Sample;
       lines.push(
-        `| ${name} | ${contender.name} | ${integer(figures.ordersPerSecond)} | ${micros(figures.p50)} | ` +
+        `| ${name} | ${contender.name} | ${integer(figures.ordersPerSecond)} | ` +
+          `${figures.cpuMicrosPerOrder.toFixed(2)} | ${micros(figures.p50)} | ` +
           `${micros(figures.p99)} | ${micros(figures.p999)} | ${which === 0 ? refused : '–'} |`,
       );
     });
     const perRun = samples[0]?.map(
       (sample, run) => sample.ordersPerSecond / (samples[1]?.[run]?.ordersPerSecond ?? 1),
     );
+    const cpuPerRun = samples[0]?.map(
+      (sample, run) => (samples[1]?.[run]?.cpuMicrosPerOrder ?? 0) / sample.cpuMicrosPerOrder,
+    );
     ratios.push(
       `${name}: bourse / peer ${((medians[0]?.ordersPerSecond ?? 0) / (medians[1]?.ordersPerSecond ?? 1)).toFixed(2)}× ` +
-        `(per run ${perRun?.map((ratio) => ratio.toFixed(2)).join(', ')})`,
+        `(per run ${perRun?.map((ratio) => ratio.toFixed(2)).join(', ')}); ` +
+        `by CPU per order ${((medians[1]?.cpuMicrosPerOrder ?? 0) / (medians[0]?.cpuMicrosPerOrder ?? 1)).toFixed(2)}× ` +
+        `(per run ${cpuPerRun?.map((ratio) => ratio.toFixed(2)).join(', ')})`,
     );
   }
   console.log([...lines, '', ...ratios].join('\n'));

@@ -51,6 +51,16 @@ const MINUS = 45;
  * exact path; the answer is always the exact path's.
  */
 function parseScaledFast(text: string, scale: number): bigint | null | undefined {
+  const scaled = parseScaledSafe(text, scale);
+  return typeof scaled === 'number' ? BigInt(scaled) : scaled;
+}
+
+/**
+ * `parseScaled` as a Number, for the common case: the same value as `parseScaled` whenever it
+ * returns a number (a safe integer, so exact) or null; `undefined` when only the exact bigint
+ * path can tell (more than 15 digits, a scale above 15, or a value of 2^53 or more).
+ */
+export function parseScaledSafe(text: string, scale: number): number | null | undefined {
   const length = text.length;
   if (length === 0 || length > 16 || scale > 15) return undefined;
   let index = 0;
@@ -85,8 +95,8 @@ function parseScaledFast(text: string, scale: number): bigint | null | undefined
   }
   const scaled = value * 10 ** (scale - places);
   if (!Number.isSafeInteger(scaled)) return undefined;
-  const result = BigInt(scaled);
-  return negative ? -result : result;
+  // 0 rather than -0 for "-0": the bigint path has no negative zero.
+  return negative && scaled !== 0 ? -scaled : scaled;
 }
 
 function parseScaledExact(text: string, scale: number): bigint | null {

@@ -64,7 +64,21 @@ const keys = new Map<string, Map<string, string>>();
 const MAX_CACHED_KEYS = 10_000;
 let cachedKeys = 0;
 
+/** The key asked last (`${lastCategory}:${lastSymbol}`): an order asks for its instrument's key several times in a row. */
+let lastCategory = '';
+let lastSymbol = '';
+let lastKey = ':';
+
 export function instrumentKey(category: Category, symbol: string): string {
+  if (symbol === lastSymbol && category === lastCategory) return lastKey;
+  const key = keyOf(category, symbol);
+  lastCategory = category;
+  lastSymbol = symbol;
+  lastKey = key;
+  return key;
+}
+
+function keyOf(category: Category, symbol: string): string {
   let bySymbol = keys.get(category);
   if (!bySymbol) {
     bySymbol = new Map();

@@ -1,9 +1,10 @@
 import type { PlanPreset } from './plan.ts';
 
 /**
- * An order as reported: formatted once by the engine (with the instrument of the moment), so
- * that history shows what was true when it happened. Both the v2 and the v3 wire shapes are
- * produced from this one record.
+ * An order as reported: the figures and instrument of one moment, so that history shows what
+ * was true when it happened. The engine's events carry those figures and format this view on
+ * its first read, once (engine/trading/report-records.ts). Both the v2 and the v3 wire shapes
+ * are produced from this one record.
  */
 export interface OrderView {
   orderId: string;

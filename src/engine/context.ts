@@ -19,19 +19,32 @@ export interface Context {
   emit(event: EngineEvent): void;
 }
 
-/** A context whose events go to `events`, or nowhere when `events` is null (replay). */
+/**
+ * A context whose events go to `events`, or nowhere when `events` is null (replay). One per
+ * command: a class rather than a literal with closures, so making it allocates one object.
+ */
+class CommandContext implements Context {
+  readonly recording: boolean;
+
+  constructor(
+    readonly state: EngineState,
+    readonly nowMs: number,
+    private readonly events: EngineEvent[] | null,
+  ) {
+    this.recording = events !== null;
+  }
+
+  nextId(): string {
+    const n = this.state.nextId;
+    this.state.nextId += 1;
+    return idText(n);
+  }
+
+  emit(event: EngineEvent): void {
+    this.events?.push(event);
+  }
+}
+
 export function createContext(state: EngineState, nowMs: number, events: EngineEvent[] | null): Context {
-  return {
-    state,
-    nowMs,
-    recording: events !== null,
-    nextId() {
-      const n = state.nextId;
-      state.nextId += 1;
-      return idText(n);
-    },
-    emit(event) {
-      events?.push(event);
-    },
-  };
+  return new CommandContext(state, nowMs, events);
 }

@@ -10,7 +10,7 @@
  */
 import type { AdvanceClock, Command, PricePathStream } from '../domain/commands.ts';
 import type { EngineEvent } from '../domain/events.ts';
-import { CLIENT_OID_WINDOW_MS } from '../domain/order.ts';
+import { CLIENT_OID_WINDOW_MS, type Order } from '../domain/order.ts';
 import { ok, type Outcome } from '../domain/result-code.ts';
 import { createAccount, createApiKey, modifyApiKey, revokeApiKey } from './accounts/accounts.ts';
 import { deposit, withdraw } from './accounts/external-flows.ts';
@@ -55,6 +55,9 @@ export interface ExecuteResult {
 function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
   const { context } = trading;
   switch (command.type) {
+    // Order entry first: a switch on texts compares case by case, and most commands are orders.
+    case 'PlaceOrders':
+      return placeOrders(trading, command);
     case 'CreateAccount':
       return createAccount(context, command);
     case 'CreateApiKey':
@@ -85,8 +88,6 @@ function dispatch(trading: TradingContext, command: Command): Outcome<unknown> {
     case 'AdvanceClock':
       enforceRisk(trading);
       return ok({ nowMs: context.nowMs });
-    case 'PlaceOrders':
-      return placeOrders(trading, command);
     case 'CancelOrders':
       return cancelOrders(trading, command);
     case 'CancelAllOrders':
@@ -169,6 +170,9 @@ function runClockJobs(context: Context): void {
 
 export class Exchange {
   readonly books: Books;
+  /** Kept from command to command (see enterTime). */
+  private readonly touched = new Map<string, Order>();
+  private readonly opened = new Set<string>();
 
   constructor(public readonly state: EngineState = createState()) {
     // A snapshot written by an older build lacks the fields added since: they start empty.
@@ -214,7 +218,12 @@ export class Exchange {
     const context = createContext(state, state.nowMs, events);
     runClockJobs(context);
     runBrokerageJobs(context);
-    const trading = tradingContext(context, this.books);
+    // The last command's touched map and opened set, when its finish emptied them (it does,
+    // unless a handler threw): a fresh pair otherwise.
+    const reuse = this.touched.size === 0 && this.opened.size === 0;
+    const trading = reuse
+      ? tradingContext(context, this.books, this.touched, this.opened)
+      : tradingContext(context, this.books);
     runTradingJobs(trading);
     return trading;
   }

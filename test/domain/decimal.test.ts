@@ -8,6 +8,7 @@ import {
   isDecimalText,
   MAX_DECIMAL_TEXT_LENGTH,
   parseScaled,
+  parseScaledSafe,
   rescale,
   roundDecimalText,
 } from '../../src/domain/decimal.ts';
@@ -98,4 +99,30 @@ test('parseScaled when the text is longer than any amount can be is refused with
   assert.equal(longest.length, MAX_DECIMAL_TEXT_LENGTH);
   assert.equal(isDecimalText(longest), true, 'the longest accepted text still parses');
   assert.notEqual(parseScaled(longest, MAX_DECIMAL_TEXT_LENGTH - 21), null);
+});
+
+test('parseScaledSafe when it answers a number or null answers as parseScaled does', () => {
+  assert.equal(parseScaledSafe('60000.1', 2), 6_000_010);
+  assert.equal(parseScaledSafe('-0', 2), 0);
+  assert.equal(Object.is(parseScaledSafe('-0.00', 2), -0), false, 'no negative zero');
+  assert.equal(parseScaledSafe('0.001', 2), null, 'more significant decimals than the scale');
+  assert.equal(parseScaledSafe('9007199254740993', 0), undefined, 'beyond 2^53: the bigint path');
+  assert.equal(parseScaledSafe('1', 16), undefined, 'a scale above 15: the bigint path');
+  // Texts of every shape around the limits: digits, points, signs, junk, lengths 1–18.
+  const alphabet = ['0', '1', '5', '9', '.', '-', 'e', ' '];
+  let seed = 20_261_125;
+  const next = (bound: number) => {
+    seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+    return seed % bound;
+  };
+  for (let round = 0; round < 20_000; round += 1) {
+    const length = 1 + next(18);
+    let text = '';
+    for (let at = 0; at < length; at += 1) text += alphabet[next(at === 0 ? 8 : 5)];
+    const scale = next(17);
+    const safe = parseScaledSafe(text, scale);
+    if (safe === undefined) continue;
+    const exact = parseScaled(text, scale);
+    assert.equal(safe === null ? null : BigInt(safe), exact, `${JSON.stringify(text)} at scale ${scale}`);
+  }
 });

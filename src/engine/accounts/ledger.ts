@@ -65,6 +65,17 @@ function indexed(
   byCoin.set(coin, balance);
 }
 
+/**
+ * The balance found last, with its map and names: a hold reads a balance and then freezes in
+ * it, a fill posts twice to each side's wallet. A balance record, once in its map, stays there
+ * (nothing deletes or replaces one), so a found one may be remembered.
+ */
+let foundIn: Map<string, Balance> | undefined;
+let foundUid = '';
+let foundWallet = '';
+let foundCoin = '';
+let foundBalance: Balance | undefined;
+
 /** The balance record, if it exists. */
 export function findBalance(
   state: EngineState,
@@ -72,10 +83,28 @@ export function findBalance(
   wallet: string,
   coin: string,
 ): Balance | undefined {
-  const found = indexOf(state.balances)?.get(uid)?.get(wallet)?.get(coin);
-  if (found) return found;
-  const balance = state.balances.get(balanceKey(uid, wallet, coin));
-  if (balance) indexed(state.balances, uid, wallet, coin, balance);
+  const balances = state.balances;
+  if (balances === foundIn && uid === foundUid && coin === foundCoin && wallet === foundWallet)
+    return foundBalance;
+  const balance = indexOf(balances)?.get(uid)?.get(wallet)?.get(coin) ?? lookUp(balances, uid, wallet, coin);
+  if (balance) {
+    foundIn = balances;
+    foundUid = uid;
+    foundWallet = wallet;
+    foundCoin = coin;
+    foundBalance = balance;
+  }
+  return balance;
+}
+
+function lookUp(
+  balances: Map<string, Balance>,
+  uid: string,
+  wallet: string,
+  coin: string,
+): Balance | undefined {
+  const balance = balances.get(balanceKey(uid, wallet, coin));
+  if (balance) indexed(balances, uid, wallet, coin, balance);
   return balance;
 }
 

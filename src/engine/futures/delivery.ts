@@ -51,10 +51,17 @@ function deliver(trading: TradingContext, instrument: Instrument, priceMoney: bi
 
 export function settleDeliveriesDue(trading: TradingContext): void {
   const { state, nowMs } = trading.context;
-  for (const instrument of [...state.instruments.values()]) {
+  // Runs before every command: the due ones are collected first (delivering replaces the
+  // instrument record), so the common case copies nothing.
+  let due: Instrument[] | undefined;
+  for (const instrument of state.instruments.values()) {
     if (instrument.symbolType !== 'delivery' || instrument.status === 'offline') continue;
     const deliveryTimeMs = Number(instrument.deliveryTime || '0');
     if (deliveryTimeMs <= 0 || deliveryTimeMs > nowMs) continue;
+    (due ??= []).push(instrument);
+  }
+  if (!due) return;
+  for (const instrument of due) {
     const price = indexPrice(state, instrument);
     if (price !== null) deliver(trading, instrument, price);
   }

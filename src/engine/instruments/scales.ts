@@ -7,7 +7,7 @@
  * refused unless pricePrecision + quantityPrecision ≤ MONEY_SCALE.
  */
 import { isFutures, isInverse } from '../../domain/category.ts';
-import { formatScaled, parseScaled } from '../../domain/decimal.ts';
+import { formatScaled, parseScaled, parseScaledSafe } from '../../domain/decimal.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { MONEY_SCALE } from '../../domain/money.ts';
 
@@ -19,21 +19,60 @@ export interface Scales {
   tickUnits: bigint;
   /** One lot in units of 10^-quantityPlaces. */
   lotUnits: bigint;
+  /** `tickUnits` and `lotUnits` as Numbers (exact: 0 when they would not be safe integers). */
+  tickUnitsNumber: number;
+  lotUnitsNumber: number;
   /** Money units per (tick × lot). */
   moneyPerTickLot: bigint;
   /** Money units per tick (a price of one tick, per one base coin). */
   moneyPerTick: bigint;
   /** Money units per lot (base quantity of one lot). */
   moneyPerLot: bigint;
+  /** The three above as Numbers (exact: 0 when they would not be safe integers). */
+  moneyPerTickLotNumber: number;
+  moneyPerTickNumber: number;
+  moneyPerLotNumber: number;
   /** `marginValue` of this instrument, made once (the matcher takes it per order). */
   quoteOf: (ticks: number, lots: number) => bigint;
 }
 
 const cache = new WeakMap<Instrument, Scales>();
 
+function safeNumber(value: bigint): number {
+  return value > 0n && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : 0;
+}
+
+/**
+ * Text → whole steps of `unitsNumber` units of 10^-places, in Numbers when the text parses as
+ * a safe integer (the common case: no bigint made); `undefined` when only bigints can tell.
+ * The same answers as the bigint path: the value is exact and divisible, so the quotient is.
+ */
+function stepsOfSafe(text: string, places: number, unitsNumber: number): number | StepError | undefined {
+  if (unitsNumber === 0) return undefined;
+  const scaled = parseScaledSafe(text, places);
+  if (scaled === undefined) return undefined;
+  if (scaled === null) return 'precision';
+  if (scaled % unitsNumber !== 0) return 'step';
+  // A negative zero cannot come: parseScaledSafe gives 0 for "-0", and 0 / units is 0.
+  return scaled / unitsNumber;
+}
+
+/**
+ * The instrument asked last and its scales: an order asks for the same instrument's scales
+ * several times (parsing, value, band, fill), and a WeakMap get hashes each time.
+ */
+let lastInstrument: Instrument | undefined;
+let lastScales: Scales | undefined;
+
 export function scalesOf(instrument: Instrument): Scales {
-  const cached = cache.get(instrument);
-  if (cached) return cached;
+  if (instrument === lastInstrument && lastScales) return lastScales;
+  const cached = cache.get(instrument) ?? makeScales(instrument);
+  lastInstrument = instrument;
+  lastScales = cached;
+  return cached;
+}
+
+function makeScales(instrument: Instrument): Scales {
   const pricePlaces = Number(instrument.pricePrecision || '0');
   const quantityPlaces = Number(instrument.quantityPrecision || '0');
   const futures = isFutures(instrument.category);
@@ -44,15 +83,23 @@ export function scalesOf(instrument: Instrument): Scales {
       instrument.quantityMultiplier &&
       parseScaled(instrument.quantityMultiplier, quantityPlaces)) ||
     1n;
+  const moneyPerTickLot = tickUnits * lotUnits * 10n ** BigInt(MONEY_SCALE - pricePlaces - quantityPlaces);
+  const moneyPerTick = tickUnits * 10n ** BigInt(MONEY_SCALE - pricePlaces);
+  const moneyPerLot = lotUnits * 10n ** BigInt(MONEY_SCALE - quantityPlaces);
   const scales: Scales = {
     pricePlaces,
     quantityPlaces,
     quotePlaces: Number(instrument.quotePrecision || String(MONEY_SCALE)),
     tickUnits,
     lotUnits,
-    moneyPerTickLot: tickUnits * lotUnits * 10n ** BigInt(MONEY_SCALE - pricePlaces - quantityPlaces),
-    moneyPerTick: tickUnits * 10n ** BigInt(MONEY_SCALE - pricePlaces),
-    moneyPerLot: lotUnits * 10n ** BigInt(MONEY_SCALE - quantityPlaces),
+    tickUnitsNumber: safeNumber(tickUnits),
+    lotUnitsNumber: safeNumber(lotUnits),
+    moneyPerTickLot,
+    moneyPerTick,
+    moneyPerLot,
+    moneyPerTickLotNumber: safeNumber(moneyPerTickLot),
+    moneyPerTickNumber: safeNumber(moneyPerTick),
+    moneyPerLotNumber: safeNumber(moneyPerLot),
     quoteOf: (ticks, lots) => marginValue(instrument, ticks, lots),
   };
   cache.set(instrument, scales);
@@ -64,6 +111,8 @@ export type StepError = 'precision' | 'step' | 'range';
 /** Decimal price → ticks; 'precision' for too many decimals, 'step' for an off-step price. */
 export function priceToTicks(instrument: Instrument, text: string): number | StepError {
   const scales = scalesOf(instrument);
+  const fast = stepsOfSafe(text, scales.pricePlaces, scales.tickUnitsNumber);
+  if (fast !== undefined) return fast;
   const scaled = parseScaled(text, scales.pricePlaces);
   if (scaled === null) return 'precision';
   if (scaled % scales.tickUnits !== 0n) return 'step';
@@ -83,12 +132,18 @@ interface Printed {
 const printedCache = new WeakMap<Instrument, Printed>();
 const MAX_PRINTED = 4_096;
 
+let lastPrintedOf: Instrument | undefined;
+let lastPrinted: Printed | undefined;
+
 function printedOf(instrument: Instrument): Printed {
+  if (instrument === lastPrintedOf && lastPrinted) return lastPrinted;
   let printed = printedCache.get(instrument);
   if (!printed) {
     printed = { prices: new Map(), quantities: new Map() };
     printedCache.set(instrument, printed);
   }
+  lastPrintedOf = instrument;
+  lastPrinted = printed;
   return printed;
 }
 
@@ -108,6 +163,8 @@ export function ticksToPrice(instrument: Instrument, ticks: number): string {
 
 export function quantityToLots(instrument: Instrument, text: string): number | StepError {
   const scales = scalesOf(instrument);
+  const fast = stepsOfSafe(text, scales.quantityPlaces, scales.lotUnitsNumber);
+  if (fast !== undefined) return fast;
   const scaled = parseScaled(text, scales.quantityPlaces);
   if (scaled === null) return 'precision';
   if (scaled % scales.lotUnits !== 0n) return 'step';
@@ -123,14 +180,33 @@ export function lotsToQuantity(instrument: Instrument, lots: number): string {
   return remember(quantities, lots, formatScaled(BigInt(lots) * scales.lotUnits, scales.quantityPlaces));
 }
 
+/**
+ * A product of integers as a bigint, multiplied in Numbers when that is exact: a product of
+ * safe integers is exact when it is itself a safe integer (a true product of 2^53 or more
+ * rounds to 2^53 or more, which is not), so the bigint path runs only for the rest. Spares
+ * the two or three bigints the bigint path makes; the answer is the same. `perUnitNumber` is
+ * 0 when the unit's value is not a safe integer.
+ */
+function exactProduct(factor: number, perUnitNumber: number, perUnit: bigint): bigint {
+  const product = factor * perUnitNumber;
+  if (perUnitNumber > 0 && Number.isSafeInteger(product)) return BigInt(product);
+  return BigInt(factor) * perUnit;
+}
+
 /** Base quantity of `lots` in money units (for base-coin balances). */
 export function lotsToMoney(instrument: Instrument, lots: number): bigint {
-  return BigInt(lots) * scalesOf(instrument).moneyPerLot;
+  const scales = scalesOf(instrument);
+  return exactProduct(lots, scales.moneyPerLotNumber, scales.moneyPerLot);
 }
 
 /** Exact quote value of `lots` at `ticks`, money units. */
 export function quoteValue(instrument: Instrument, ticks: number, lots: number): bigint {
-  return BigInt(ticks) * BigInt(lots) * scalesOf(instrument).moneyPerTickLot;
+  const scales = scalesOf(instrument);
+  const tickLots = ticks * lots;
+  // ticks × lots unsafe: its product with a unit of 1 or more is too (the bigint path).
+  if (Number.isSafeInteger(tickLots))
+    return exactProduct(tickLots, scales.moneyPerTickLotNumber, scales.moneyPerTickLot);
+  return BigInt(ticks) * BigInt(lots) * scales.moneyPerTickLot;
 }
 
 /** Decimal price → money units per one base coin (for band and valuation arithmetic). */
@@ -139,7 +215,8 @@ export function priceToMoney(text: string): bigint | null {
 }
 
 export function ticksToMoney(instrument: Instrument, ticks: number): bigint {
-  return BigInt(ticks) * scalesOf(instrument).moneyPerTick;
+  const scales = scalesOf(instrument);
+  return exactProduct(ticks, scales.moneyPerTickNumber, scales.moneyPerTick);
 }
 
 /**

@@ -1,4 +1,8 @@
-/** Formats an order for reports: prices, quantities and money as decimal strings. */
+/**
+ * Formats an order for reports: prices, quantities and money as decimal strings. The engine's
+ * events carry an order's figures and format them on first read (report-records.ts); the
+ * reads of live orders format them at once (`orderView`).
+ */
 import { formatMoney } from '../../domain/money.ts';
 import type { Order } from '../../domain/order.ts';
 import type { OrderView } from '../../domain/order-view.ts';
@@ -13,7 +17,10 @@ import { MONEY_SCALE } from '../../domain/money.ts';
 const POWERS_OF_TEN = Array.from({ length: 19 }, (_, exponent) => 10n ** BigInt(exponent));
 
 /** Average price = filled value / filled quantity, at the instrument's price precision (rounded down). */
-export function averagePrice(instrument: Instrument, order: Order): string {
+export function averagePrice(
+  instrument: Instrument,
+  order: Pick<Order, 'filledLots' | 'filledQuote'>,
+): string {
   if (order.filledLots === 0) return '0';
   const scales = scalesOf(instrument);
   if (isInverse(instrument.category)) {
@@ -33,7 +40,52 @@ export function averagePrice(instrument: Instrument, order: Order): string {
   return formatScaled(priceMoney, MONEY_SCALE);
 }
 
+/** The fields of an order fixed when it is opened: a report of any moment may read them from the order. */
+export type OrderIdentity = Pick<
+  Order,
+  | 'orderId'
+  | 'clientOid'
+  | 'uid'
+  | 'category'
+  | 'symbol'
+  | 'wallet'
+  | 'side'
+  | 'orderType'
+  | 'stpMode'
+  | 'createdTimeMs'
+>;
+
+/** The fields of an order that change after it is opened: a report of one moment copies them. */
+export type OrderFigures = Pick<
+  Order,
+  | 'timeInForce'
+  | 'priceTicks'
+  | 'quantityLots'
+  | 'quoteAmount'
+  | 'filledLots'
+  | 'filledQuote'
+  | 'feeCoin'
+  | 'feeTotal'
+  | 'status'
+  | 'cancelReason'
+  | 'source'
+  | 'updatedTimeMs'
+  | 'spotPresets'
+  | 'loanType'
+  | 'futures'
+>;
+
+/** The view of a live order, as it stands now. */
 export function orderView(instrument: Instrument, order: Order): OrderView {
+  return formatOrderView(instrument, order, order);
+}
+
+/** The view of an order from its fixed fields and its figures of one moment (the key order is the wire's). */
+export function formatOrderView(
+  instrument: Instrument,
+  order: OrderIdentity,
+  figures: OrderFigures,
+): OrderView {
   return {
     orderId: order.orderId,
     clientOid: order.clientOid,
@@ -43,36 +95,36 @@ export function orderView(instrument: Instrument, order: Order): OrderView {
     wallet: order.wallet,
     side: order.side,
     orderType: order.orderType,
-    timeInForce: order.timeInForce,
+    timeInForce: figures.timeInForce,
     stpMode: order.stpMode,
-    price: order.orderType === 'limit' ? ticksToPrice(instrument, order.priceTicks) : '0',
-    qty: order.quantityLots > 0 ? lotsToQuantity(instrument, order.quantityLots) : '0',
-    amount: order.quoteAmount > 0n ? formatMoney(order.quoteAmount) : '0',
-    cumExecQty: lotsToQuantity(instrument, order.filledLots),
-    cumExecValue: formatMoney(order.filledQuote),
-    avgPrice: averagePrice(instrument, order),
-    feeCoin: order.feeCoin,
-    fee: formatMoney(order.feeTotal),
-    status: order.status,
-    cancelReason: order.cancelReason,
-    source: order.source,
+    price: order.orderType === 'limit' ? ticksToPrice(instrument, figures.priceTicks) : '0',
+    qty: figures.quantityLots > 0 ? lotsToQuantity(instrument, figures.quantityLots) : '0',
+    amount: figures.quoteAmount > 0n ? formatMoney(figures.quoteAmount) : '0',
+    cumExecQty: lotsToQuantity(instrument, figures.filledLots),
+    cumExecValue: formatMoney(figures.filledQuote),
+    avgPrice: averagePrice(instrument, figures),
+    feeCoin: figures.feeCoin,
+    fee: formatMoney(figures.feeTotal),
+    status: figures.status,
+    cancelReason: figures.cancelReason,
+    source: figures.source,
     createdTimeMs: order.createdTimeMs,
-    updatedTimeMs: order.updatedTimeMs,
-    ...(order.spotPresets ? { spotPresets: { ...order.spotPresets } } : {}),
-    ...(order.loanType ? { loanType: order.loanType } : {}),
-    ...(order.futures
+    updatedTimeMs: figures.updatedTimeMs,
+    ...(figures.spotPresets ? { spotPresets: { ...figures.spotPresets } } : {}),
+    ...(figures.loanType ? { loanType: figures.loanType } : {}),
+    ...(figures.futures
       ? {
           futures: {
-            holdSide: order.futures.holdSide,
-            tradeSide: order.futures.tradeSide,
-            reduceOnly: order.futures.reduceOnly,
-            posMode: order.futures.posMode,
-            marginMode: order.futures.marginMode,
-            leverage: String(order.futures.leverage),
-            marginCoin: order.futures.marginCoin,
-            realisedPnl: formatMoney(order.futures.realisedPnl),
-            ...(order.futures.takeProfit ? { takeProfit: order.futures.takeProfit } : {}),
-            ...(order.futures.stopLoss ? { stopLoss: order.futures.stopLoss } : {}),
+            holdSide: figures.futures.holdSide,
+            tradeSide: figures.futures.tradeSide,
+            reduceOnly: figures.futures.reduceOnly,
+            posMode: figures.futures.posMode,
+            marginMode: figures.futures.marginMode,
+            leverage: String(figures.futures.leverage),
+            marginCoin: figures.futures.marginCoin,
+            realisedPnl: formatMoney(figures.futures.realisedPnl),
+            ...(figures.futures.takeProfit ? { takeProfit: figures.futures.takeProfit } : {}),
+            ...(figures.futures.stopLoss ? { stopLoss: figures.futures.stopLoss } : {}),
           },
         }
       : {}),

@@ -49,6 +49,9 @@ function checkLimits(
   return ok(true);
 }
 
+/** An order without TP/SL presets (read only: awaitSpotPresets copies what it keeps). */
+const NO_PRESETS: Readonly<OrderPresets> = {};
+
 export function placeOne(
   trading: TradingContext,
   uid: string,
@@ -66,7 +69,7 @@ export function placeOne(
   if (!state.accounts.has(uid)) return { orderId: '', clientOid, ...fail('ACCOUNT_NOT_FOUND', uid) };
   if (isFutures(command.category)) return placeFuturesOne(trading, uid, command, request, valid);
   // Spot presets become a TP/SL pair when the order is done; margin orders have none (refused).
-  let presets: OrderPresets = {};
+  let presets: Readonly<OrderPresets> = NO_PRESETS;
   if (request.takeProfit || request.stopLoss) {
     const checked =
       command.category === 'SPOT'

@@ -8,7 +8,7 @@ import { isOpenStatus, type Order } from '../../domain/order.ts';
 import type { Context } from '../context.ts';
 import type { EngineState } from '../state.ts';
 import type { Books } from './books.ts';
-import { orderView } from './order-view.ts';
+import { OrderUpdatedRecord } from './report-records.ts';
 import { notePlanOrder } from '../triggers/fill-watch.ts';
 
 export interface TradingContext {
@@ -19,9 +19,17 @@ export interface TradingContext {
   opened: Set<string>;
 }
 
-/** A command's trading view, nothing touched yet. */
-export function tradingContext(context: Context, books: Books): TradingContext {
-  return { context, books, touched: new Map(), opened: new Set() };
+/**
+ * A command's trading view, nothing touched yet. The caller may hand in an empty map and set
+ * to use (finish leaves them empty), sparing two allocations per command.
+ */
+export function tradingContext(
+  context: Context,
+  books: Books,
+  touched: Map<string, Order> = new Map(),
+  opened: Set<string> = new Set(),
+): TradingContext {
+  return { context, books, touched, opened };
 }
 
 export function lineOf(order: Pick<Order, 'category'>): 'spot' | 'futures' {
@@ -70,17 +78,16 @@ export function touch(trading: TradingContext, order: Order): void {
 export function finish(trading: TradingContext): void {
   const { state } = trading.context;
   for (const order of trading.touched.values()) {
-    const instrument = state.instruments.get(instrumentKey(order.category, order.symbol));
+    const key = instrumentKey(order.category, order.symbol);
+    const instrument = state.instruments.get(key);
     if (!instrument) throw new Error(`order ${order.orderId} of an unknown instrument`);
     if (trading.context.recording) {
-      trading.context.emit({
-        type: 'OrderUpdated',
-        order: orderView(instrument, order),
-        created: trading.opened.has(order.orderId),
-      });
+      // The view is formatted where it is read (report-records.ts).
+      trading.context.emit(new OrderUpdatedRecord(instrument, order, trading.opened.has(order.orderId)));
     }
     notePlanOrder(state, instrument, order);
-    if (!isOpenStatus(order.status) && state.orders.delete(order.orderId)) countOpen(trading, order, -1);
+    if (!isOpenStatus(order.status) && state.orders.delete(order.orderId))
+      changeOpenCount(state, order, key, -1);
   }
   // clear() allocates a fresh table, and most finishes (the clock jobs' before each command)
   // have nothing to clear.

@@ -50,7 +50,12 @@ function lotsOrDefault(instrument: Instrument, text: string, fallback: number): 
   return typeof lots === 'number' ? lots : fallback;
 }
 
+/** The instrument asked last and its limits (spares a WeakMap get per order). */
+let lastInstrument: Instrument | undefined;
+let lastLimits: Limits | undefined;
+
 function limitsOf(instrument: Instrument): Limits {
+  if (instrument === lastInstrument && lastLimits) return lastLimits;
   let limits = limitsCache.get(instrument);
   if (!limits) {
     limits = {
@@ -63,6 +68,8 @@ function limitsOf(instrument: Instrument): Limits {
     };
     limitsCache.set(instrument, limits);
   }
+  lastInstrument = instrument;
+  lastLimits = limits;
   return limits;
 }
 

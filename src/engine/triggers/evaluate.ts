@@ -126,6 +126,8 @@ function fireInstrument(trading: TradingContext, instrument: Instrument, key: st
 function retireOrphans(trading: TradingContext): void {
   const { context } = trading;
   const { plans, positions } = context.state;
+  // Runs after every command: with no TP/SL plan there is nothing to copy and walk.
+  if (plans.byPosition.size === 0) return;
   for (const [key, planIds] of [...plans.byPosition]) {
     const position = positions.get(key);
     for (const planId of [...planIds]) {
@@ -137,6 +139,7 @@ function retireOrphans(trading: TradingContext): void {
 
 function firePass(trading: TradingContext): boolean {
   const { state } = trading.context;
+  if (state.plans.index.size === 0) return false;
   const keys = new Set<string>();
   for (const indexKey of state.plans.index.keys()) keys.add(indexKey.slice(0, indexKey.lastIndexOf('|')));
   let fired = false;

@@ -1,0 +1,142 @@
+/**
+ * Order and fill events as the engine emits them (engine/trading/report-records.ts): formatted
+ * on first read, they read as the views of their moment even after later commands changed the
+ * order, and their JSON, codec text and projection rows are those of the plain events that
+ * journal entries and streams written before carry.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Command } from '../../../src/domain/commands.ts';
+import type { EngineEvent } from '../../../src/domain/events.ts';
+import { instrumentKey } from '../../../src/domain/instrument.ts';
+import type { OrderView } from '../../../src/domain/order-view.ts';
+import { orderView } from '../../../src/engine/trading/order-view.ts';
+import { FillRecordedRecord, OrderUpdatedRecord } from '../../../src/engine/trading/report-records.ts';
+import { decode, encode } from '../../../src/persistence/codec.ts';
+import { rowsOf } from '../../../src/persistence/projection.ts';
+import { EngineHarness } from '../../support/engine-builders.ts';
+
+function placeCommand(
+  engine: EngineHarness,
+  uid: string,
+  side: 'buy' | 'sell',
+  price: string,
+  quantity: string,
+) {
+  const command: Command = {
+    type: 'PlaceOrders',
+    timeMs: engine.nowMs,
+    uid,
+    category: 'SPOT',
+    items: [
+      { symbol: 'BTCUSDT', side, orderType: 'limit', timeInForce: 'gtc', stpMode: 'none', price, quantity },
+    ],
+  };
+  return engine.run(command);
+}
+
+/** The plain event a record stands for, built field by field (as a journal entry decodes). */
+function plain(event: EngineEvent): EngineEvent {
+  if (event.type === 'OrderUpdated')
+    return { type: event.type, order: { ...event.order }, created: event.created };
+  if (event.type === 'FillRecorded') return { type: event.type, fill: { ...event.fill } };
+  return event;
+}
+
+test('report records when read after later commands show the order and fill of their own moment', () => {
+  const engine = new EngineHarness();
+  const seller = engine.account({ BTC: '1' });
+  const buyer = engine.account({ USDT: '100000' });
+  const instrument = engine.state.instruments.get(instrumentKey('SPOT', 'BTCUSDT'));
+  assert.ok(instrument);
+
+  // The ask rests whole; its view of that moment is taken at once, before anything reads the event.
+  const placed = placeCommand(engine, seller, 'sell', '60000', '0.5');
+  const askEvent = placed.events.find((event) => event.type === 'OrderUpdated');
+  assert.ok(askEvent instanceof OrderUpdatedRecord);
+  const askId = (placed.outcome as { value: { orderId: string }[] }).value[0]?.orderId ?? '';
+  const askLive = engine.state.orders.get(askId);
+  assert.ok(askLive);
+  const askAtPlacing: OrderView = orderView(instrument, askLive);
+
+  // Two takers: 0.2 then 0.1 BTC at 60000. The ask changes in place after each.
+  engine.nowMs += 1_000;
+  const first = placeCommand(engine, buyer, 'buy', '60100', '0.2');
+  const firstFills = first.events.filter((event) => event.type === 'FillRecorded');
+  const firstAsk = first.events.find((event) => event.type === 'OrderUpdated' && !event.created);
+  const askAfterFirst = orderView(instrument, askLive);
+  engine.nowMs += 1_000;
+  placeCommand(engine, buyer, 'buy', '60100', '0.1');
+
+  // Read only now: each record shows its moment.
+  assert.deepEqual(askEvent.order, askAtPlacing);
+  assert.equal(askEvent.order.status, 'live');
+  assert.equal(askEvent.order.cumExecQty, '0');
+  assert.equal(askEvent.created, true);
+  assert.ok(firstAsk && firstAsk.type === 'OrderUpdated');
+  assert.deepEqual(firstAsk.order, askAfterFirst);
+  // 0.2 of 0.5 filled at 60000: 12000 USDT, the maker's 0.1 % fee 12 USDT.
+  assert.equal(firstAsk.order.status, 'partially_filled');
+  assert.equal(firstAsk.order.cumExecQty, '0.2');
+  assert.equal(firstAsk.order.cumExecValue, '12000');
+  assert.equal(firstAsk.order.fee, '12');
+  assert.equal(firstAsk.order.avgPrice, '60000');
+  assert.equal(askLive.filledLots > 0 && orderView(instrument, askLive).cumExecQty, '0.3');
+
+  assert.equal(firstFills.length, 2);
+  const makerFill = firstFills.find(
+    (event) => event.type === 'FillRecorded' && event.fill.tradeScope === 'maker',
+  );
+  assert.ok(makerFill instanceof FillRecordedRecord);
+  assert.deepEqual(
+    { ...makerFill.fill },
+    {
+      execId: makerFill.fill.execId,
+      tradeId: makerFill.fill.tradeId,
+      orderId: askId,
+      clientOid: askId,
+      uid: seller,
+      category: 'SPOT',
+      symbol: 'BTCUSDT',
+      orderType: 'limit',
+      side: 'sell',
+      execPrice: '60000',
+      execQty: '0.2',
+      execValue: '12000',
+      tradeScope: 'maker',
+      tradeSide: 'open',
+      feeCoin: 'USDT',
+      fee: '12',
+      execPnl: '0',
+      timeMs: engine.nowMs - 1_000,
+    },
+  );
+  // Formatted once: the same object on every read.
+  assert.equal(makerFill.fill, makerFill.fill);
+  assert.equal(askEvent.order, askEvent.order);
+});
+
+test('report records when encoded give the plain events’ text, decode and project as they do', () => {
+  const engine = new EngineHarness();
+  const seller = engine.account({ BTC: '1' });
+  const buyer = engine.account({ USDT: '100000' });
+  placeCommand(engine, seller, 'sell', '60000', '0.5');
+  const { events } = placeCommand(engine, buyer, 'buy', '60100', '0.2');
+  assert.ok(events.some((event) => event instanceof OrderUpdatedRecord));
+  assert.ok(events.some((event) => event instanceof FillRecordedRecord));
+  const plainEvents = events.map(plain);
+
+  // Journal entries and streamed entries carry events through the codec (bills hold bigints).
+  const entry = { seq: 7, events };
+  const plainEntry = { seq: 7, events: plainEvents };
+  assert.equal(encode(entry), encode(plainEntry));
+  assert.equal(
+    JSON.stringify(events.filter((event) => event.type !== 'BillPosted')),
+    JSON.stringify(plainEvents.filter((event) => event.type !== 'BillPosted')),
+  );
+  assert.deepEqual(decode(encode(entry)), plainEntry);
+  // Projection rows (and so the wire bodies read back from them) are the plain events' rows.
+  for (const [index, event] of events.entries()) {
+    assert.deepEqual(rowsOf(event), rowsOf(plainEvents[index] as EngineEvent), event.type);
+  }
+});
