@@ -344,7 +344,13 @@ async function openToRequests(
       onError: (error) => logger.error('websocket error', { error: errorText(error) }),
     }),
   );
-  metrics?.watch({ sequencer: services.sequencer, store: services.store, websocket });
+  const projector = services.sequencer.projection;
+  metrics?.watch({
+    sequencer: services.sequencer,
+    store: services.store,
+    websocket,
+    ...(projector ? { projector } : {}),
+  });
   return { market, websocket, restartMarket };
 }
 
