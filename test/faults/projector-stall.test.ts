@@ -86,6 +86,8 @@ async function stallKillRestart(t: TestContext, databaseUrl: string | undefined)
     BOURSE_RATE_LIMITS: 'off',
     BOURSE_SEED_DEMO: 'false',
     BOURSE_PROJECTION_READ_WAIT_MS: String(READ_WAIT_MS),
+    // Behind on both stores (PostgreSQL's default is inline): the projector is what stalls.
+    BOURSE_PROJECTION: 'behind',
     ...(databaseUrl ? { BOURSE_DATABASE_URL: databaseUrl } : {}),
   };
   const stall = databaseUrl ? postgresStall(databaseUrl) : sqliteStall(`${dataDir}/bourse.db`);
