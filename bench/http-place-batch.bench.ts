@@ -19,10 +19,10 @@
  * send time; and at half of each server's own rate, with the bare server paced at that same
  * rate right after (p99 × bare).
  *
- * Projections are written behind the journal (the server's default); a store named with
- * `-projection-inline` (sqlite-projection-inline, postgres-projection-inline: BOURSE_PROJECTION
- * =inline) writes them with the journal before the answer, as bourse did before, in the same
- * run. After each measurement of a bourse the bench waits until its projector has caught up
+ * Each store runs at the server's default (projections written behind the journal on SQLite,
+ * with it on PostgreSQL: docs/configuration.md); a store named with `-projection-inline` or
+ * `-projection-behind` (sqlite-projection-inline, postgres-projection-behind, …) sets
+ * BOURSE_PROJECTION so, for the other path in the same run. After each measurement of a bourse the bench waits until its projector has caught up
  * (bench/support/settle-projection.ts), so it never runs beside the next measurement.
  *
  * Settings: BENCH_RUNS (5), BENCH_DURATION_MS (4000), BENCH_WARMUP_MS (1500),
@@ -56,7 +56,7 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1500);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const STORES = (
-  process.env.BENCH_STORES ?? 'sqlite,postgres,sqlite-projection-inline,postgres-projection-inline'
+  process.env.BENCH_STORES ?? 'sqlite,postgres,sqlite-projection-inline,postgres-projection-behind'
 )
   .split(',')
   .filter(Boolean);
@@ -67,6 +67,8 @@ const GOAL_ORDERS_PER_SECOND: Record<string, number> = {
   'sqlite-projection-inline': 100_000,
   postgres: 50_000,
   'postgres-projection-inline': 50_000,
+  'sqlite-projection-behind': 100_000,
+  'postgres-projection-behind': 50_000,
 };
 
 interface Target {
@@ -101,7 +103,8 @@ async function main(): Promise<void> {
       const databaseUrl = store.startsWith('postgres') ? await benchDatabase(cleanups) : undefined;
       const writer = /^sqlite-(thread|inline)$/.exec(store)?.[1];
       const env: Record<string, string> = writer ? { BOURSE_SQLITE_WRITER: writer } : {};
-      if (store.endsWith('-projection-inline')) env.BOURSE_PROJECTION = 'inline';
+      const projection = /-projection-(inline|behind)$/.exec(store)?.[1];
+      if (projection) env.BOURSE_PROJECTION = projection;
       const child = await startBourseChild({ databaseUrl, env });
       children.push(child);
       targets.push({ name: `bourse, ${store}`, port: child.port, store });

@@ -43,7 +43,10 @@ export interface Config {
   databaseUrl: string | undefined;
   /** SQLite writes in a writer thread (default) or inline on the event loop (BOURSE_SQLITE_WRITER). */
   sqliteWriter: 'thread' | 'inline';
-  /** Projection rows written behind the journal (default) or with it (BOURSE_PROJECTION). */
+  /**
+   * Projection rows written behind the journal or with it (BOURSE_PROJECTION); unset, behind
+   * on SQLite and inline on PostgreSQL (defaultProjection).
+   */
   projection: 'behind' | 'inline';
   /** How long a history read waits for the projector before a retryable error (BOURSE_PROJECTION_READ_WAIT_MS). */
   projectionReadWaitMs: number;
@@ -104,8 +107,20 @@ function sqliteWriter(value: string | undefined): 'thread' | 'inline' {
   throw new Error('BOURSE_SQLITE_WRITER must be thread or inline');
 }
 
-function projection(value: string | undefined): 'behind' | 'inline' {
-  if (value === undefined || value === '' || value === 'behind') return 'behind';
+/**
+ * Where the read-model rows are written when BOURSE_PROJECTION is unset, by store, from
+ * `npm run bench:orders` (docs/performance.md, 2026-11-25): on SQLite behind and inline are
+ * within the noise and behind keeps the rows off the answer's path; on PostgreSQL behind
+ * gains no throughput and its projector, one connection writing every row, falls behind
+ * under full load until answers wait for it (crossing p99 about 1 s against 69 ms inline).
+ */
+export function defaultProjection(databaseUrl: string | undefined): 'behind' | 'inline' {
+  return databaseUrl === undefined ? 'behind' : 'inline';
+}
+
+function projection(value: string | undefined, databaseUrl: string | undefined): 'behind' | 'inline' {
+  if (value === undefined || value === '') return defaultProjection(databaseUrl);
+  if (value === 'behind') return 'behind';
   if (value === 'inline') return 'inline';
   throw new Error('BOURSE_PROJECTION must be behind or inline');
 }
@@ -122,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env.PORT, 8080, 'PORT');
   if (port > 65535) throw new Error('PORT must be at most 65535');
   const seedDemo = flag(env.BOURSE_SEED_DEMO, true, 'BOURSE_SEED_DEMO');
+  const database = databaseUrl(env.BOURSE_DATABASE_URL);
   return {
     host: env.HOST || '127.0.0.1',
     port,
@@ -139,9 +155,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: flag(env.BOURSE_TRUST_PROXY, false, 'BOURSE_TRUST_PROXY'),
     seedDemo,
     demoCredentials: parseDemoCredentials(env, seedDemo),
-    databaseUrl: databaseUrl(env.BOURSE_DATABASE_URL),
+    databaseUrl: database,
     sqliteWriter: sqliteWriter(env.BOURSE_SQLITE_WRITER),
-    projection: projection(env.BOURSE_PROJECTION),
+    projection: projection(env.BOURSE_PROJECTION, database),
     projectionReadWaitMs: integer(
       env.BOURSE_PROJECTION_READ_WAIT_MS,
       DEFAULT_READ_WAIT_MS,

@@ -349,11 +349,13 @@ async function openToRequests(
       onError: (error) => logger.error('websocket error', { error: errorText(error) }),
     }),
   );
+  const projector = services.sequencer.projection;
   metrics?.watch({
     sequencer: services.sequencer,
     store: services.store,
     websocket,
     http: countConnections(http.server),
+    ...(projector ? { projector } : {}),
   });
   return { market, websocket, restartMarket };
 }

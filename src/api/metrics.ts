@@ -9,8 +9,8 @@
  * - Orders, fills and trades: counted from the engine's events as the sequencer makes them
  *   durable (`Sequencer.onDurable`), into plain numbers moved into the counters on a scrape.
  *   The engine itself knows nothing of metrics.
- * - Queue depths, WebSocket connections, the journal sequence, the store's size: read when
- *   scraped.
+ * - Queue depths, WebSocket connections, the journal sequence, the store's size, the
+ *   projector's lag: read when scraped.
  * - The Node process (CPU, memory, event-loop delay, GC): prom-client's default collectors,
  *   one set per process (they describe the process, not one server in it), shared by every
  *   registry made here.
@@ -36,6 +36,8 @@ export interface MetricSources {
   store?: { readonly pendingWrites?: number; sizeBytes?(): Promise<number> };
   websocket?: { readonly connectionCount: number };
   http?: { readonly connectionCount: number };
+  /** The projector writing the read models behind the journal (absent when written inline). */
+  projector?: { readonly lag: number; lagSeconds(): number };
 }
 
 export interface Metrics {
@@ -144,6 +146,16 @@ function scrapeGauges(registry: Registry, sourcesNow: () => MetricSources): void
       'bourse_engine_rebuilding',
       '1 while the engine is rebuilt from the store after a failed append (commands are refused), else 0.',
       (sources) => (sources.sequencer?.unavailable ? 1 : 0),
+    ],
+    [
+      'bourse_projector_lag_entries',
+      'Journal entries durable and acknowledged whose read-model rows (orders, fills, bills, …) the projector has not written yet; 0 when they are written with the journal (BOURSE_PROJECTION=inline).',
+      (sources) => sources.projector?.lag ?? 0,
+    ],
+    [
+      'bourse_projector_lag_seconds',
+      'Seconds since the oldest journal entry the projector has not written yet was handed to it; 0 when it has written everything.',
+      (sources) => sources.projector?.lagSeconds() ?? 0,
     ],
     [
       'bourse_websocket_connections',

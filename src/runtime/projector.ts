@@ -24,6 +24,8 @@ export interface ProjectorOptions {
   /** First and longest wait between attempts at a failed batch. */
   retryMs?: { first: number; longest: number };
   onError?: (error: unknown) => void;
+  /** Milliseconds now (the lag's age); injectable for tests. */
+  nowMs?: () => number;
 }
 
 interface Waiter {
@@ -46,6 +48,13 @@ export class Projector {
   private readonly maxBatch: number;
   /** The last sequence number handed over (projected or queued). */
   private queuedSeq: number;
+  /**
+   * When each hand-over not yet written came (its last sequence number and the time): one
+   * mark per `enqueue` call, that is per group commit, not per entry. The oldest mark past
+   * the position dates the lag (`lagSeconds`).
+   */
+  private handedAt: { seq: number; atMs: number }[] = [];
+  private readonly nowMs: () => number;
 
   constructor(
     private readonly store: Pick<Required<Store>, 'project'> & Pick<Store, 'projectedSeq'>,
@@ -56,6 +65,7 @@ export class Projector {
     this.queuedSeq = projected;
     this.maxLag = Math.max(1, options.maxLagEntries ?? DEFAULT_MAX_LAG_ENTRIES);
     this.maxBatch = Math.max(1, options.maxBatchEntries ?? DEFAULT_MAX_BATCH_ENTRIES);
+    this.nowMs = options.nowMs ?? Date.now;
   }
 
   /** Every entry up to this sequence number has its rows written. */
@@ -73,11 +83,18 @@ export class Projector {
     return this.queuedSeq - this.projected;
   }
 
+  /** Seconds since the oldest entry not yet written was handed over (0 when none is). */
+  lagSeconds(): number {
+    const oldest = this.handedAt[0];
+    return oldest === undefined ? 0 : Math.max(0, this.nowMs() - oldest.atMs) / 1000;
+  }
+
   /**
    * Hands over durable entries, in sequence order. An entry at or before the last handed over
    * is skipped (a rebuild may read back what the projector already holds); a gap is a bug.
    */
   enqueue(entries: readonly JournalEntry[]): void {
+    const before = this.queuedSeq;
     for (const entry of entries) {
       if (entry.seq <= this.queuedSeq) continue;
       if (entry.seq !== this.queuedSeq + 1)
@@ -85,6 +102,7 @@ export class Projector {
       this.queue.push(entry);
       this.queuedSeq = entry.seq;
     }
+    if (this.queuedSeq > before) this.handedAt.push({ seq: this.queuedSeq, atMs: this.nowMs() });
     if (!this.writing && this.queue.length > 0) void this.write();
   }
 
@@ -123,6 +141,7 @@ export class Projector {
    */
   reset(seq: number): void {
     this.queue = [];
+    this.handedAt = [];
     this.projected = seq;
     this.queuedSeq = seq;
     this.settle();
@@ -182,7 +201,19 @@ export class Projector {
     this.settle();
   }
 
+  /** Marks whose entries are all written go (a few per batch: one per group commit). */
+  private dropWrittenMarks(): void {
+    let written = 0;
+    while (
+      written < this.handedAt.length &&
+      (this.handedAt[written] as { seq: number }).seq <= this.projected
+    )
+      written += 1;
+    if (written > 0) this.handedAt.splice(0, written);
+  }
+
   private settle(): void {
+    this.dropWrittenMarks();
     if (this.waiters.length > 0) {
       const still: Waiter[] = [];
       for (const waiter of this.waiters) {

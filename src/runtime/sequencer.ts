@@ -131,6 +131,11 @@ export class Sequencer {
     return this.current;
   }
 
+  /** The projector writing the read models behind the journal, or null when they are inline. */
+  get projection(): Projector | null {
+    return this.projector;
+  }
+
   /**
    * Calls `listener` with each batch of entries once it is durable, in sequence order, before
    * the batch's answers resolve (so a pushed event never trails its HTTP answer). Used by the

@@ -58,10 +58,12 @@ test('watch when scraped reads the queue depths, sequence, rebuilding, WebSocket
   let bytes = 81_920;
   const store = { pendingWrites: 0, sizeBytes: () => Promise.resolve(bytes) };
   const websocket = { connectionCount: 0 };
-  metrics.watch({ sequencer, store, websocket } satisfies MetricSources);
+  const projector = { lag: 0, seconds: 0, lagSeconds: () => projector.seconds };
+  metrics.watch({ sequencer, store, websocket, projector } satisfies MetricSources);
   Object.assign(sequencer, { pendingCommands: 17, appendsInFlight: 3, lastSeq: 1234, unavailable: true });
   store.pendingWrites = 4;
   websocket.connectionCount = 2;
+  Object.assign(projector, { lag: 300, seconds: 0.25 });
   const { text } = await metrics.render();
   assert.equal(sample(text, 'bourse_journal_pending_commands'), 17);
   assert.equal(sample(text, 'bourse_journal_appends_in_flight'), 3);
@@ -70,13 +72,25 @@ test('watch when scraped reads the queue depths, sequence, rebuilding, WebSocket
   assert.equal(sample(text, 'bourse_engine_rebuilding'), 1);
   assert.equal(sample(text, 'bourse_websocket_connections'), 2);
   assert.equal(sample(text, 'bourse_store_bytes'), 81_920);
+  assert.equal(sample(text, 'bourse_projector_lag_entries'), 300);
+  assert.equal(sample(text, 'bourse_projector_lag_seconds'), 0.25);
   websocket.connectionCount = 0;
+  Object.assign(projector, { lag: 0, seconds: 0 });
   bytes = 86_016;
   sequencer.unavailable = false;
   const later = (await metrics.render()).text;
   assert.equal(sample(later, 'bourse_websocket_connections'), 0);
   assert.equal(sample(later, 'bourse_engine_rebuilding'), 0);
   assert.equal(sample(later, 'bourse_store_bytes'), 86_016);
+  assert.equal(sample(later, 'bourse_projector_lag_entries'), 0);
+});
+
+test('watch without a projector (projections inline) reads its lag as 0', async () => {
+  const metrics = createMetrics();
+  metrics.watch({ sequencer: fakeSequencer() });
+  const { text } = await metrics.render();
+  assert.equal(sample(text, 'bourse_projector_lag_entries'), 0);
+  assert.equal(sample(text, 'bourse_projector_lag_seconds'), 0);
 });
 
 test('watch when events become durable counts orders, fills and trades by category', async () => {

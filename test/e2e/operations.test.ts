@@ -102,6 +102,11 @@ test('GET /metrics when the SDK places orders counts its requests by route and c
   );
   assert.ok(moved('bourse_trades_total{category="SPOT"}') >= 1);
   assert.ok((after.get('bourse_journal_append_duration_seconds_count') ?? 0) > 0);
+  // Projections are written behind by default: the projector's lag is exposed (a number of
+  // entries, small at this load; the liquidity provider keeps it moving).
+  const lag = after.get('bourse_projector_lag_entries');
+  assert.ok(lag !== undefined && lag >= 0 && Number.isInteger(lag), `projector lag ${lag}`);
+  assert.ok((after.get('bourse_projector_lag_seconds') ?? -1) >= 0);
 });
 
 test('bourse_websocket_connections when an SDK WebSocket client connects counts it while it is open', async () => {

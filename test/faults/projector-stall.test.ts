@@ -4,6 +4,7 @@
  * server is SIGKILLed with the projector behind, and restarted. On SQLite and PostgreSQL:
  * - orders are still acknowledged (the journal is the only write before the answer);
  * - a history read never answers with a hole: it waits its bound, then answers 40725;
+ * - /metrics shows the projector's lag (entries and the age of the oldest);
  * - after the kill the store's projector position is behind its journal; on restart the
  *   projector catches up from the journal, and every acknowledged order is there, once.
  */
@@ -86,6 +87,8 @@ async function stallKillRestart(t: TestContext, databaseUrl: string | undefined)
     BOURSE_RATE_LIMITS: 'off',
     BOURSE_SEED_DEMO: 'false',
     BOURSE_PROJECTION_READ_WAIT_MS: String(READ_WAIT_MS),
+    // Behind on both stores (PostgreSQL's default is inline): the projector is what stalls.
+    BOURSE_PROJECTION: 'behind',
     ...(databaseUrl ? { BOURSE_DATABASE_URL: databaseUrl } : {}),
   };
   const stall = databaseUrl ? postgresStall(databaseUrl) : sqliteStall(`${dataDir}/bourse.db`);
@@ -118,6 +121,24 @@ async function stallKillRestart(t: TestContext, databaseUrl: string | undefined)
   const waitedMs = Date.now() - startedMs;
   assert.equal(read.body?.code, '40725', `not a hole, a retryable answer: ${read.text}`);
   assert.ok(waitedMs >= READ_WAIT_MS - 50, `the read waited its bound (${waitedMs} ms)`);
+  // The lag shows in /metrics: at least every order placed during the stall, and older than
+  // the read's wait.
+  const metrics = await (await fetch(`${server.url}/metrics`)).text();
+  const gauge = (name: string) =>
+    Number(
+      metrics
+        .split('\n')
+        .find((line) => line.startsWith(`${name} `))
+        ?.slice(name.length + 1),
+    );
+  assert.ok(
+    gauge('bourse_projector_lag_entries') >= ORDERS,
+    `lag ${gauge('bourse_projector_lag_entries')} entries`,
+  );
+  assert.ok(
+    gauge('bourse_projector_lag_seconds') >= READ_WAIT_MS / 1000,
+    `lag ${gauge('bourse_projector_lag_seconds')} s`,
+  );
 
   assert.equal((await server.kill('SIGKILL')).signal, 'SIGKILL');
   const atKill = await positions(dataDir, databaseUrl);

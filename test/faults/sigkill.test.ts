@@ -28,6 +28,10 @@ async function killUnderLoad(t: TestContext, databaseUrl: string | undefined): P
     BOURSE_SNAPSHOT_EVERY: '300',
     // The whole journal, so that the store can be compared with a replay from scratch.
     BOURSE_JOURNAL_RETAIN_HOURS: 'all',
+    // Behind on both stores (PostgreSQL's default is inline): a kill then leaves the projector
+    // behind the journal, and the restart must catch it up. The store-outage tests run each
+    // store's default.
+    BOURSE_PROJECTION: 'behind',
     ...(databaseUrl ? { BOURSE_DATABASE_URL: databaseUrl } : {}),
   };
   const server = await spawnServer(env);

@@ -20,6 +20,7 @@ test('loadConfig when the environment is empty gives the documented defaults', (
   assert.equal(config.snapshotEvery, 100_000);
   assert.deepEqual(config.journalRetention, { snapshots: 2, journalAgeMs: 0 });
   assert.equal(config.databaseUrl, undefined);
+  assert.equal(config.projection, 'behind', 'SQLite: read models written behind the journal');
   assert.deepEqual(config.rateLimits, { enabled: true, scale: 1, overrides: {} });
   assert.deepEqual(config.metrics, { enabled: true, token: undefined });
 });
@@ -53,6 +54,16 @@ test('loadConfig when every variable is set reads each one', () => {
   assert.equal(config.rateLimits.enabled, false);
   assert.equal(config.positionMode, 'one_way_mode');
   assert.equal(config.databaseUrl, 'postgres://user@localhost/bourse');
+});
+
+test('loadConfig when BOURSE_PROJECTION is unset writes behind on SQLite and inline on PostgreSQL, and a set value wins on either', () => {
+  const postgres = { BOURSE_DATABASE_URL: 'postgres://user@localhost/bourse' };
+  assert.equal(loadConfig({}).projection, 'behind');
+  assert.equal(loadConfig(postgres).projection, 'inline');
+  assert.equal(loadConfig({ ...postgres, BOURSE_PROJECTION: '' }).projection, 'inline');
+  assert.equal(loadConfig({ ...postgres, BOURSE_PROJECTION: 'behind' }).projection, 'behind');
+  assert.equal(loadConfig({ BOURSE_PROJECTION: 'inline' }).projection, 'inline');
+  assert.throws(() => loadConfig({ BOURSE_PROJECTION: 'later' }), /BOURSE_PROJECTION/);
 });
 
 test('loadConfig when a value is invalid stops with a message naming the variable', () => {

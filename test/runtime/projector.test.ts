@@ -255,3 +255,27 @@ test('projected reads list every read of a projected table the SQLite store serv
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('projector lag when writes are held counts the entries not written and dates the oldest hand-over', async () => {
+  const store = new ControlledStore();
+  let nowMs = 10_000;
+  const projector = new Projector(store, 0, { nowMs: () => nowMs });
+  assert.equal(projector.lag, 0);
+  assert.equal(projector.lagSeconds(), 0, 'nothing handed over');
+  projector.enqueue(entries(1, 3)); // at 10.000 s; its write (1-3) is held
+  nowMs = 10_400;
+  projector.enqueue(entries(4, 5)); // at 10.400 s
+  nowMs = 11_000;
+  assert.equal(projector.lag, 5);
+  assert.equal(projector.lagSeconds(), 1, '11.000 - 10.000: entry 1 waits since the first hand-over');
+  store.release(); // 1-3 written; 4-5 form the next write, held
+  await tick();
+  assert.equal(projector.position, 3);
+  assert.equal(projector.lag, 2);
+  assert.equal(projector.lagSeconds(), 0.6, '11.000 - 10.400: the oldest left came with the second');
+  store.held = false;
+  store.release();
+  await projector.idle();
+  assert.equal(projector.lag, 0);
+  assert.equal(projector.lagSeconds(), 0);
+});
