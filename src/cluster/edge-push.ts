@@ -1,8 +1,12 @@
 /**
  * An edge's WebSocket push: the venue's WebSocket endpoints (src/api/ws, unchanged) served
  * from a follower of the journal in the edge's own memory (journal-follower.ts), not relayed
- * to the leader. The follower reads each committed entry in sequence order and runs it, and
- * its events go to the endpoints as a single process's own would (Sequencer.followed). So
+ * to the leader. The follower runs each committed entry in sequence order, and its events go
+ * to the endpoints as a single process's own would (Sequencer.followed). With BOURSE_NATS_URL
+ * the entries come from the JetStream entry stream as the leader publishes them
+ * (entry-feed.ts), checked against the journal held and completed from PostgreSQL where they
+ * do not fit (stream-follow.ts); without it, or while NATS is out of reach, the journal table
+ * is read every BOURSE_FOLLOW_EVERY_MS. So
  * every edge pushes every event of a channel once, in journal order, and a leader failover
  * does not even close the connections: the journal goes on from the last committed entry.
  *
@@ -21,7 +25,60 @@ import { realClock, simulatedClock } from '../runtime/clocks.ts';
 import { Sequencer } from '../runtime/sequencer.ts';
 import { SecretBox } from '../security/secrets.ts';
 import type { ClusterConfig } from './cluster-config.ts';
+import { EntryFeed } from './entry-feed.ts';
 import { JournalFollower } from './journal-follower.ts';
+import { StreamFollow } from './stream-follow.ts';
+
+/** With the stream, the store is read anyway after this long without a message. */
+const QUIET_READ_MS = 1_000;
+/** How long to wait before connecting to NATS again after a failed attempt. */
+const RECONNECT_MS = 1_000;
+
+/** The edge's entry feed, opened in the background (NATS may be out of reach at start). */
+class FeedHolder {
+  private feed: EntryFeed | null = null;
+  private closed = false;
+  /** When the last message came (performance.now() ms). */
+  lastRecordMs = 0;
+
+  constructor(
+    private readonly cluster: ClusterConfig,
+    fromSeq: number,
+    private readonly follow: StreamFollow,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    void this.open(fromSeq);
+  }
+
+  get connected(): boolean {
+    return this.feed?.connected ?? false;
+  }
+
+  private async open(fromSeq: number): Promise<void> {
+    try {
+      const feed = await EntryFeed.open(
+        this.cluster.natsUrl as string,
+        this.cluster.name,
+        fromSeq,
+        (record) => {
+          this.lastRecordMs = performance.now();
+          this.follow.offer(record);
+        },
+        this.onError,
+      );
+      if (this.closed) return void (await feed.close());
+      this.feed = feed;
+    } catch (error) {
+      this.onError(error);
+      if (!this.closed) setTimeout(() => void this.open(fromSeq), RECONNECT_MS).unref();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.feed?.close();
+  }
+}
 
 export interface EdgePush {
   /** The journal sequence number pushed so far. */
@@ -64,27 +121,39 @@ export async function startEdgePush(
       clientIp(request.headers, request.socket.remoteAddress, config.trustProxy),
     onError,
   });
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
+  let pushedSeq = follower.seq;
   let restarts = follower.restarts;
-  const follow = async (): Promise<void> => {
-    const before = follower.seq;
-    try {
-      await follower.catchUp();
-    } catch (error) {
-      onError(error);
-    }
+  // After each step of the follower: push what it applied, or start clients over on a new journal.
+  const advanced = (): void => {
     if (follower.restarts !== restarts) {
       // The journal was replaced (the operator's reset): clients start again on the new one.
       restarts = follower.restarts;
       gateway.disconnectAll(CLOSE_RESET, 'the venue was reset');
       sequencer.followed(follower.recovered.exchange, follower.seq, []);
+      gateway.hub.reseed();
     } else {
-      sequencer.followed(follower.recovered.exchange, follower.seq, follower.entriesAfter(before));
+      sequencer.followed(follower.recovered.exchange, follower.seq, follower.entriesAfter(pushedSeq));
     }
-    if (!stopped) timer = setTimeout(() => void follow(), cluster.followEveryMs);
+    pushedSeq = follower.seq;
   };
-  timer = setTimeout(() => void follow(), cluster.followEveryMs);
+  const follow = new StreamFollow(follower, advanced, onError);
+  const feed = cluster.natsUrl ? new FeedHolder(cluster, follower.seq, follow, onError) : null;
+
+  // Without the stream (or while it is out of reach) the store is read every interval; with
+  // it, only after a quiet second (an idle venue, or a stream that lost its publisher).
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let lastReadMs = 0;
+  const tick = async (): Promise<void> => {
+    const nowMs = performance.now();
+    const streaming = feed?.connected ?? false;
+    if (!streaming || nowMs - Math.max(lastReadMs, feed?.lastRecordMs ?? 0) >= QUIET_READ_MS) {
+      lastReadMs = nowMs;
+      await follow.readStore();
+    }
+    if (!stopped) timer = setTimeout(() => void tick(), cluster.followEveryMs);
+  };
+  timer = setTimeout(() => void tick(), cluster.followEveryMs);
   return {
     get seq() {
       return follower.seq;
@@ -92,6 +161,8 @@ export async function startEdgePush(
     async close() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      await feed?.close();
+      await follow.idle();
       await gateway.close();
       await store.close();
     },

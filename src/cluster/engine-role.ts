@@ -129,13 +129,23 @@ export class EngineRole {
     const onError = (error: unknown) => this.log('cluster entry stream error', { error: errorText(error) });
     this.stream = await EntryStream.open(this.config.natsUrl as string, this.config.name, onError);
     const missing = follower.entriesAfter(await this.stream.lastSeq());
+    const first = missing[0];
+    // Each message names the checksum of the record before it: known from the follower.
+    const before = first ? first.seq - 1 : follower.seq;
+    const checksum = before === 0 ? 0 : follower.checksumAt(before);
+    if (checksum !== undefined) this.stream.continueAfter(before, checksum);
     if (missing.length > 0) this.stream.publish(missing);
   }
 
-  /** Publishes each entry `sequencer` commits from now on (call before its first command). */
+  /**
+   * Publishes each entry `sequencer` commits from now on (call before its first command), and
+   * the new journal after the operator's reset.
+   */
   publishFrom(sequencer: Sequencer): void {
     const stream = this.stream;
-    if (stream) sequencer.onDurable((entries) => stream.publish(entries));
+    if (!stream) return;
+    sequencer.onDurable((entries) => stream.publish(entries));
+    sequencer.onReplaced((entries) => stream.replaced(entries));
   }
 
   /** `onLost` once the lease is gone (at once if it already is). */
