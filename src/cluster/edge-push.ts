@@ -20,6 +20,7 @@ import type { Services } from '../api/services.ts';
 import { CLOSE_RESET } from '../api/ws/connection.ts';
 import { attachWebSocket } from '../api/ws/gateway.ts';
 import type { Config } from '../config.ts';
+import type { EngineState } from '../engine/state.ts';
 import { openPostgresStore } from '../persistence/postgres/postgres-store.ts';
 import { realClock, simulatedClock } from '../runtime/clocks.ts';
 import { Sequencer } from '../runtime/sequencer.ts';
@@ -83,6 +84,10 @@ class FeedHolder {
 export interface EdgePush {
   /** The journal sequence number pushed so far. */
   readonly seq: number;
+  /** The followed engine's state at `seq`. */
+  readonly state: EngineState;
+  /** Records applied from the stream, copies dropped, reads of the store (stream-follow.ts). */
+  readonly counts: StreamFollow['counts'];
   close(): Promise<void>;
 }
 
@@ -158,6 +163,10 @@ export async function startEdgePush(
     get seq() {
       return follower.seq;
     },
+    get state() {
+      return follower.recovered.exchange.state;
+    },
+    counts: follow.counts,
     async close() {
       stopped = true;
       if (timer) clearTimeout(timer);
