@@ -3,14 +3,18 @@
  * - orders/s (place-batch, 20 orders per request, closed loop) on one process alone on
  *   PostgreSQL, on a cluster's leading engine reached directly, through one edge, and through
  *   three edges (the same connections spread over them), measured back to back in one run;
- * - WebSocket frames/s delivered through three edges to clients subscribed to BTCUSDT's trades
- *   and books while crossing orders go in through the edges;
+ * - WebSocket delivery to clients subscribed to BTCUSDT's trades and books, spread over three
+ *   edges, against the same clients on the leader itself, under the same crossing load sent to
+ *   the leader directly (so both see the same commits): frames/s, and trades/s each client
+ *   received (a frame carries every trade of one push, so frames/s alone rewards small
+ *   pushes); with edges fed by the JetStream entry stream, then with edges reading the journal
+ *   table every 50 ms (no BOURSE_NATS_URL);
  * - failover time: the leader SIGKILLed BENCH_KILLS times, from the kill to the standby
  *   answering /ready, the killed engine started again as the next standby each time.
  * Everything (engines, edges, load generators, PostgreSQL, NATS) shares this machine.
  *
  * Settings: BENCH_DURATION_MS (3000), BENCH_CONNECTIONS (30), BENCH_KILLS (5), BENCH_WS_CLIENTS (30),
- * BENCH_RUNS (3).
+ * BENCH_RUNS (3), BENCH_PARTS (`orders,ws,failover`: the measures to run).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -37,6 +41,7 @@ const KILLS = Number(process.env.BENCH_KILLS ?? 5);
 const WS_CLIENTS = Number(process.env.BENCH_WS_CLIENTS ?? 30);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'orders,ws,failover').split(','));
 
 interface Node {
   port: number;
@@ -113,9 +118,20 @@ async function ordersPerSecond(
   return results.reduce((sum, result) => sum + result.requestsPerSecond * ORDERS_PER_REQUEST, 0);
 }
 
-/** Frames received by WS_CLIENTS clients spread over `urls` during `work`. */
-async function framesPerSecond(urls: string[], work: () => Promise<unknown>): Promise<number> {
+interface Delivery {
+  framesPerSecond: number;
+  /** Trades received per second by each client (the mean over clients). */
+  tradesPerSecond: number;
+  /** From a trade's time to its arrival at the first client, median and 99th percentile (ms). */
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+}
+
+/** Frames and trades received by WS_CLIENTS clients spread over `urls` during `work`. */
+async function delivery(urls: string[], work: () => Promise<unknown>): Promise<Delivery> {
   let frames = 0;
+  let trades = 0;
+  let counting = false;
   const sockets = await Promise.all(
     Array.from({ length: WS_CLIENTS }, (_, index) => {
       const socket = new WebSocket(`${(urls[index % urls.length] ?? '').replace('http', 'ws')}/v2/ws/public`);
@@ -133,13 +149,82 @@ async function framesPerSecond(urls: string[], work: () => Promise<unknown>): Pr
       });
     }),
   );
-  for (const socket of sockets) socket.on('message', () => (frames += 1));
+  const latencies: number[] = [];
+  for (const [index, socket] of sockets.entries())
+    socket.on('message', (data: Buffer) => {
+      if (!counting) return;
+      frames += 1;
+      const text = data.toString('utf8');
+      if (!text.includes('"channel":"trade"') || !text.includes('"action":"update"')) return;
+      const rows = (JSON.parse(text) as { data?: { ts?: string }[] }).data ?? [];
+      trades += rows.length;
+      if (index === 0) for (const row of rows) latencies.push(Date.now() - Number(row.ts));
+    });
+  counting = true;
   const startedMs = performance.now();
-  const countedFrom = frames;
   await work();
-  const rate = ((frames - countedFrom) * 1000) / (performance.now() - startedMs);
+  // What was committed during the load and is still on its way is counted too.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const seconds = (performance.now() - startedMs) / 1000;
+  counting = false;
   for (const socket of sockets) socket.terminate();
-  return rate;
+  latencies.sort((a, b) => a - b);
+  return {
+    framesPerSecond: frames / seconds,
+    tradesPerSecond: trades / seconds / WS_CLIENTS,
+    latencyP50Ms: latencies[Math.floor(latencies.length / 2)] ?? 0,
+    latencyP99Ms: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
+  };
+}
+
+/** Three edges of the cluster `env`, each ready. */
+async function startEdges(env: Record<string, string>): Promise<Node[]> {
+  const edges: Node[] = [];
+  for (let index = 0; index < 3; index += 1)
+    edges.push(
+      await spawnNode({ ...env, BOURSE_ROLE: 'edge', BOURSE_FOLLOW_EVERY_MS: '50' }, 'edge is listening'),
+    );
+  return edges;
+}
+
+/**
+ * RUNS times: the clients through `edges`, then on the leader, under the same crossing load
+ * sent to the leader; the medians, and the edges' figures as ratios of the leader's.
+ */
+async function deliveryRows(
+  label: string,
+  edges: Node[],
+  leader: { url: string; port: number },
+  trader: Trader,
+) {
+  const viaEdges: Delivery[] = [];
+  const direct: Delivery[] = [];
+  const load = () => ordersPerSecond([leader.port], trader, 'crossing');
+  for (let run = 0; run < RUNS; run += 1) {
+    viaEdges.push(
+      await delivery(
+        edges.map((edge) => edge.url),
+        load,
+      ),
+    );
+    direct.push(await delivery([leader.url], load));
+    process.stderr.write(
+      `run ${run + 1} ${label}: edges ${JSON.stringify(viaEdges.at(-1))}, leader ${JSON.stringify(direct.at(-1))}\n`,
+    );
+  }
+  const ratio = (pick: (delivery: Delivery) => number) =>
+    median(viaEdges.map((value, index) => pick(value) / pick(direct[index] as Delivery)));
+  const frames = median(viaEdges.map((value) => value.framesPerSecond));
+  const trades = median(viaEdges.map((value) => value.tradesPerSecond));
+  return [
+    `  WebSocket through 3 edges, ${label}: ${frames.toFixed(0)} frames/s (${ratio((value) => value.framesPerSecond).toFixed(2)}× the leader's), ` +
+      `${trades.toFixed(0)} trades/s to each client (${ratio((value) => value.tradesPerSecond).toFixed(2)}×)`,
+    `    a trade's time to its arrival: p50 ${median(viaEdges.map((value) => value.latencyP50Ms)).toFixed(0)} ms, ` +
+      `p99 ${median(viaEdges.map((value) => value.latencyP99Ms)).toFixed(0)} ms`,
+    `  the same clients on the leader, no edge: ${median(direct.map((value) => value.framesPerSecond)).toFixed(0)} frames/s, ` +
+      `${median(direct.map((value) => value.tradesPerSecond)).toFixed(0)} trades/s to each client, ` +
+      `p50 ${median(direct.map((value) => value.latencyP50Ms)).toFixed(0)} ms, p99 ${median(direct.map((value) => value.latencyP99Ms)).toFixed(0)} ms`,
+  ];
 }
 
 async function main(): Promise<void> {
@@ -174,15 +259,8 @@ async function main(): Promise<void> {
       BOURSE_FEED: 'off',
       BOURSE_LIQUIDITY: 'off',
     };
-    const edges: Node[] = [];
-    for (let index = 0; index < 3; index += 1) {
-      const edge = await spawnNode(
-        { ...clusterEnv, BOURSE_ROLE: 'edge', BOURSE_FOLLOW_EVERY_MS: '50' },
-        'edge is listening',
-      );
-      edges.push(edge);
-      nodes.push(edge);
-    }
+    const edges = await startEdges(clusterEnv);
+    nodes.push(...edges);
     const trader = leader.trader;
     const rows: [string, number[]][] = [
       ['one process alone (PostgreSQL)', []],
@@ -195,7 +273,7 @@ async function main(): Promise<void> {
     // concurrent first checks would otherwise meet the per-key limit on checks in progress.
     await ordersPerSecond([single.port], single.trader, 'entry', 1, 300);
     for (const port of [leader.port, ...edgePorts]) await ordersPerSecond([port], trader, 'entry', 1, 300);
-    for (let run = 0; run < RUNS; run += 1) {
+    for (let run = 0; run < (PARTS.has('orders') ? RUNS : 0); run += 1) {
       const measures = [
         () => ordersPerSecond([single.port], single.trader, 'entry'),
         () => ordersPerSecond([leader.port], trader, 'entry'),
@@ -208,20 +286,25 @@ async function main(): Promise<void> {
         process.stderr.write(`run ${run + 1} ${rows[index]?.[0]}: ${value.toFixed(0)} orders/s\n`);
       }
     }
-    const frames = await framesPerSecond(
-      edges.map((edge) => edge.url),
-      () => ordersPerSecond(edgePorts, trader, 'crossing'),
-    );
-    const framesFromLeader = await framesPerSecond([leader.url], () =>
-      ordersPerSecond([leader.port], trader, 'crossing'),
-    );
+    const deliveryLines: string[] = [];
+    if (PARTS.has('ws')) {
+      deliveryLines.push(...(await deliveryRows('fed by the entry stream', edges, leader, trader)));
+      const { BOURSE_NATS_URL: _, ...withoutNats } = clusterEnv;
+      const polling = await startEdges(withoutNats);
+      nodes.push(...polling);
+      for (const edge of edges) await edge.stop();
+      deliveryLines.push(
+        ...(await deliveryRows('reading the journal table every 50 ms', polling, leader, trader)),
+      );
+      for (const edge of polling) await edge.stop();
+    }
 
     // Failover: a standby, then KILLS kills of whichever leads.
     let current: { url: string; stop(signal?: NodeJS.Signals): Promise<void> } = leader;
     let standby = await spawnNode({ ...engineEnv, BOURSE_LOG: 'info' }, 'standing by');
     nodes.push(standby);
     const failovers: number[] = [];
-    for (let kill = 0; kill < KILLS; kill += 1) {
+    for (let kill = 0; kill < (PARTS.has('failover') ? KILLS : 0); kill += 1) {
       const killedMs = performance.now();
       await current.stop('SIGKILL');
       while ((await readyStatus(standby.url)) !== 'ready') {
@@ -237,11 +320,10 @@ async function main(): Promise<void> {
 
     const lines = [
       `cluster figures, ${new Date().toISOString()}, ${DURATION_MS} ms per measure, ${CONNECTIONS} connections, medians of ${RUNS} runs`,
-      ...rows.map(
-        ([label, values]) => `  ${label.padEnd(34)} ${median(values).toFixed(0).padStart(7)} orders/s`,
-      ),
-      `  WebSocket frames/s through 3 edges (${WS_CLIENTS} clients, trades and books, crossing load): ${frames.toFixed(0)}`,
-      `  the same from the leader itself, no edge: ${framesFromLeader.toFixed(0)}`,
+      ...rows
+        .filter(([, values]) => values.length > 0)
+        .map(([label, values]) => `  ${label.padEnd(34)} ${median(values).toFixed(0).padStart(7)} orders/s`),
+      ...deliveryLines,
       `  failover (SIGKILL to the standby ready), ${KILLS} kills: median ${median(failovers).toFixed(0)} ms, ` +
         `worst ${Math.max(0, ...failovers).toFixed(0)} ms`,
     ];
