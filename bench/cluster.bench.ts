@@ -122,13 +122,15 @@ interface Delivery {
   framesPerSecond: number;
   /** Trades received per second by each client (the mean over clients). */
   tradesPerSecond: number;
+  /** Trades each client received per trade committed (the crossing load makes one per two orders). */
+  delivered: number;
   /** From a trade's time to its arrival at the first client, median and 99th percentile (ms). */
   latencyP50Ms: number;
   latencyP99Ms: number;
 }
 
 /** Frames and trades received by WS_CLIENTS clients spread over `urls` during `work`. */
-async function delivery(urls: string[], work: () => Promise<unknown>): Promise<Delivery> {
+async function delivery(urls: string[], work: () => Promise<number>): Promise<Delivery> {
   let frames = 0;
   let trades = 0;
   let counting = false;
@@ -162,7 +164,8 @@ async function delivery(urls: string[], work: () => Promise<unknown>): Promise<D
     });
   counting = true;
   const startedMs = performance.now();
-  await work();
+  const ordersPerSecond = await work();
+  const workSeconds = (performance.now() - startedMs) / 1000;
   // What was committed during the load and is still on its way is counted too.
   await new Promise((resolve) => setTimeout(resolve, 200));
   const seconds = (performance.now() - startedMs) / 1000;
@@ -172,6 +175,7 @@ async function delivery(urls: string[], work: () => Promise<unknown>): Promise<D
   return {
     framesPerSecond: frames / seconds,
     tradesPerSecond: trades / seconds / WS_CLIENTS,
+    delivered: trades / WS_CLIENTS / ((ordersPerSecond / 2) * workSeconds),
     latencyP50Ms: latencies[Math.floor(latencies.length / 2)] ?? 0,
     latencyP99Ms: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
   };
@@ -218,11 +222,13 @@ async function deliveryRows(
   const trades = median(viaEdges.map((value) => value.tradesPerSecond));
   return [
     `  WebSocket through 3 edges, ${label}: ${frames.toFixed(0)} frames/s (${ratio((value) => value.framesPerSecond).toFixed(2)}× the leader's), ` +
-      `${trades.toFixed(0)} trades/s to each client (${ratio((value) => value.tradesPerSecond).toFixed(2)}×)`,
+      `${trades.toFixed(0)} trades/s to each client (${ratio((value) => value.tradesPerSecond).toFixed(2)}×), ` +
+      `${median(viaEdges.map((value) => value.delivered)).toFixed(3)} of the trades committed`,
     `    a trade's time to its arrival: p50 ${median(viaEdges.map((value) => value.latencyP50Ms)).toFixed(0)} ms, ` +
       `p99 ${median(viaEdges.map((value) => value.latencyP99Ms)).toFixed(0)} ms`,
     `  the same clients on the leader, no edge: ${median(direct.map((value) => value.framesPerSecond)).toFixed(0)} frames/s, ` +
-      `${median(direct.map((value) => value.tradesPerSecond)).toFixed(0)} trades/s to each client, ` +
+      `${median(direct.map((value) => value.tradesPerSecond)).toFixed(0)} trades/s to each client ` +
+      `(${median(direct.map((value) => value.delivered)).toFixed(3)} of those committed), ` +
       `p50 ${median(direct.map((value) => value.latencyP50Ms)).toFixed(0)} ms, p99 ${median(direct.map((value) => value.latencyP99Ms)).toFixed(0)} ms`,
   ];
 }

@@ -13,6 +13,11 @@ import { connect, DeliverPolicy, Events, type ConsumerMessages, type JsMsg, type
 import { SEQ_HEADER, streamNameOf, subjectOf } from './entry-stream.ts';
 import type { StreamRecord } from './stream-follow.ts';
 
+/**
+ * Messages asked of the server at a time (the ordered consumer pulls; it asks again at three
+ * quarters): a busy leader publishes thousands of entries a second.
+ */
+const CONSUME_BATCH = 1_000;
 /** How long to wait before trying again to open the consumer (the stream not there yet). */
 const REOPEN_MS = 1_000;
 
@@ -82,7 +87,10 @@ export class EntryFeed {
         deliver_policy: DeliverPolicy.StartSequence,
         opt_start_seq: startSeq,
       });
-      this.messages = await consumer.consume({ callback: (message) => this.receive(message) });
+      this.messages = await consumer.consume({
+        max_messages: CONSUME_BATCH,
+        callback: (message) => this.receive(message),
+      });
     } catch (error) {
       if (this.closed) return;
       this.onError(error);
