@@ -7,8 +7,9 @@
  *   edges, against the same clients on the leader itself, under the same crossing load sent to
  *   the leader directly (so both see the same commits): frames/s, and trades/s each client
  *   received (a frame carries every trade of one push, so frames/s alone rewards small
- *   pushes); with edges fed by the JetStream entry stream, then with edges reading the journal
- *   table every 50 ms (no BOURSE_NATS_URL);
+ *   pushes), and a trade's time to its arrival; edges fed by the JetStream entry stream and
+ *   edges reading the journal table every 50 ms (no BOURSE_NATS_URL), both sets running, measured
+ *   in turn with the leader in each run;
  * - failover time: the leader SIGKILLed BENCH_KILLS times, from the kill to the standby
  *   answering /ready, the killed engine started again as the next standby each time.
  * Everything (engines, edges, load generators, PostgreSQL, NATS) shares this machine.
@@ -191,46 +192,54 @@ async function startEdges(env: Record<string, string>): Promise<Node[]> {
   return edges;
 }
 
+/** A summary of `values` for the figures: the median of each measure. */
+function medianOf(values: Delivery[], pick: (delivery: Delivery) => number): number {
+  return median(values.map(pick));
+}
+
 /**
- * RUNS times: the clients through `edges`, then on the leader, under the same crossing load
- * sent to the leader; the medians, and the edges' figures as ratios of the leader's.
+ * RUNS times, back to back: the clients through each set of edges, then on the leader, under
+ * the same crossing load sent to the leader; the medians, and each set's figures as ratios of
+ * the leader's in the same run.
  */
 async function deliveryRows(
-  label: string,
-  edges: Node[],
+  sets: { label: string; edges: Node[] }[],
   leader: { url: string; port: number },
   trader: Trader,
-) {
-  const viaEdges: Delivery[] = [];
+): Promise<string[]> {
+  const viaEdges: Delivery[][] = sets.map(() => []);
   const direct: Delivery[] = [];
   const load = () => ordersPerSecond([leader.port], trader, 'crossing');
   for (let run = 0; run < RUNS; run += 1) {
-    viaEdges.push(
-      await delivery(
-        edges.map((edge) => edge.url),
+    for (const [index, set] of sets.entries()) {
+      const measured = await delivery(
+        set.edges.map((edge) => edge.url),
         load,
-      ),
-    );
+      );
+      viaEdges[index]?.push(measured);
+      process.stderr.write(`run ${run + 1} ${set.label}: ${JSON.stringify(measured)}\n`);
+    }
     direct.push(await delivery([leader.url], load));
-    process.stderr.write(
-      `run ${run + 1} ${label}: edges ${JSON.stringify(viaEdges.at(-1))}, leader ${JSON.stringify(direct.at(-1))}\n`,
-    );
+    process.stderr.write(`run ${run + 1} leader: ${JSON.stringify(direct.at(-1))}\n`);
   }
-  const ratio = (pick: (delivery: Delivery) => number) =>
-    median(viaEdges.map((value, index) => pick(value) / pick(direct[index] as Delivery)));
-  const frames = median(viaEdges.map((value) => value.framesPerSecond));
-  const trades = median(viaEdges.map((value) => value.tradesPerSecond));
-  return [
-    `  WebSocket through 3 edges, ${label}: ${frames.toFixed(0)} frames/s (${ratio((value) => value.framesPerSecond).toFixed(2)}× the leader's), ` +
-      `${trades.toFixed(0)} trades/s to each client (${ratio((value) => value.tradesPerSecond).toFixed(2)}×), ` +
-      `${median(viaEdges.map((value) => value.delivered)).toFixed(3)} of the trades committed`,
-    `    a trade's time to its arrival: p50 ${median(viaEdges.map((value) => value.latencyP50Ms)).toFixed(0)} ms, ` +
-      `p99 ${median(viaEdges.map((value) => value.latencyP99Ms)).toFixed(0)} ms`,
-    `  the same clients on the leader, no edge: ${median(direct.map((value) => value.framesPerSecond)).toFixed(0)} frames/s, ` +
-      `${median(direct.map((value) => value.tradesPerSecond)).toFixed(0)} trades/s to each client ` +
-      `(${median(direct.map((value) => value.delivered)).toFixed(3)} of those committed), ` +
-      `p50 ${median(direct.map((value) => value.latencyP50Ms)).toFixed(0)} ms, p99 ${median(direct.map((value) => value.latencyP99Ms)).toFixed(0)} ms`,
-  ];
+  const lines = sets.map(({ label }, index) => {
+    const values = viaEdges[index] ?? [];
+    const ratio = (pick: (delivery: Delivery) => number) =>
+      median(values.map((value, run) => pick(value) / pick(direct[run] as Delivery)));
+    return (
+      `  WebSocket through 3 edges ${label}: ${medianOf(values, (v) => v.framesPerSecond).toFixed(0)} frames/s ` +
+      `(${ratio((v) => v.framesPerSecond).toFixed(2)}× the leader's), ` +
+      `${medianOf(values, (v) => v.tradesPerSecond).toFixed(0)} trades/s to each client (${ratio((v) => v.tradesPerSecond).toFixed(2)}×), ` +
+      `${ratio((v) => v.delivered).toFixed(2)}× the leader's share of the trades committed, ` +
+      `a trade's time to arrival p50 ${medianOf(values, (v) => v.latencyP50Ms).toFixed(0)} ms, p99 ${medianOf(values, (v) => v.latencyP99Ms).toFixed(0)} ms`
+    );
+  });
+  lines.push(
+    `  the same clients on the leader, no edge: ${medianOf(direct, (v) => v.framesPerSecond).toFixed(0)} frames/s, ` +
+      `${medianOf(direct, (v) => v.tradesPerSecond).toFixed(0)} trades/s to each client, ` +
+      `p50 ${medianOf(direct, (v) => v.latencyP50Ms).toFixed(0)} ms, p99 ${medianOf(direct, (v) => v.latencyP99Ms).toFixed(0)} ms`,
+  );
+  return lines;
 }
 
 async function main(): Promise<void> {
@@ -294,14 +303,14 @@ async function main(): Promise<void> {
     }
     const deliveryLines: string[] = [];
     if (PARTS.has('ws')) {
-      deliveryLines.push(...(await deliveryRows('fed by the entry stream', edges, leader, trader)));
       const { BOURSE_NATS_URL: _, ...withoutNats } = clusterEnv;
       const polling = await startEdges(withoutNats);
       nodes.push(...polling);
-      for (const edge of edges) await edge.stop();
-      deliveryLines.push(
-        ...(await deliveryRows('reading the journal table every 50 ms', polling, leader, trader)),
-      );
+      const sets = [
+        { label: 'fed by the entry stream', edges },
+        { label: 'reading the journal table every 50 ms', edges: polling },
+      ];
+      deliveryLines.push(...(await deliveryRows(sets, leader, trader)));
       for (const edge of polling) await edge.stop();
     }
 

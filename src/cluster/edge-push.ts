@@ -44,7 +44,7 @@ class FeedHolder {
 
   constructor(
     private readonly cluster: ClusterConfig,
-    fromSeq: number,
+    fromSeq: () => number,
     private readonly follow: StreamFollow,
     private readonly onError: (error: unknown) => void,
   ) {
@@ -55,7 +55,7 @@ class FeedHolder {
     return this.feed?.connected ?? false;
   }
 
-  private async open(fromSeq: number): Promise<void> {
+  private async open(fromSeq: () => number): Promise<void> {
     try {
       const feed = await EntryFeed.open(
         this.cluster.natsUrl as string,
@@ -142,7 +142,7 @@ export async function startEdgePush(
     pushedSeq = follower.seq;
   };
   const follow = new StreamFollow(follower, advanced, onError);
-  const feed = cluster.natsUrl ? new FeedHolder(cluster, follower.seq, follow, onError) : null;
+  const feed = cluster.natsUrl ? new FeedHolder(cluster, () => follower.seq, follow, onError) : null;
 
   // Without the stream (or while it is out of reach) the store is read every interval; with
   // it, only after a quiet second (an idle venue, or a stream that lost its publisher).

@@ -45,11 +45,14 @@ export class EntryFeed {
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  /** Connects and starts consuming after journal record `fromSeq` (in the background if the stream is not there yet). */
+  /**
+   * Connects and starts consuming after journal record `fromSeq()` (the follower's position
+   * then; in the background if the stream is not there yet).
+   */
   static async open(
     url: string,
     cluster: string,
-    fromSeq: number,
+    fromSeq: () => number,
     onRecord: (record: StreamRecord) => void,
     onError: (error: unknown) => void,
   ): Promise<EntryFeed> {
@@ -79,9 +82,9 @@ export class EntryFeed {
   }
 
   /** Starts the consumer; when that fails, tries again every REOPEN_MS until closed. */
-  private async start(fromSeq: number): Promise<void> {
+  private async start(fromSeq: () => number): Promise<void> {
     try {
-      const startSeq = await this.streamSeqAfter(fromSeq);
+      const startSeq = await this.streamSeqAfter(fromSeq());
       const consumer = await this.nc.jetstream().consumers.get(this.stream, {
         filterSubjects: this.subject,
         deliver_policy: DeliverPolicy.StartSequence,

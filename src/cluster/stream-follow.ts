@@ -58,8 +58,9 @@ export class StreamFollow {
   private arrivals = 0;
   /** Every record received up to this arrival number is settled by a finished read of the store. */
   private settledUpTo = 0;
-  /** Store reads asked for and not yet run (a watchdog, the stream down). */
+  /** Store reads asked for and not yet run (a watchdog, the stream down), and who waits for them. */
   private readWanted = false;
+  private readWaiters: (() => void)[] = [];
   private running: Promise<void> | null = null;
   /** Records applied from the stream, copies dropped, reads of the store (metrics, tests). */
   readonly counts = { applied: 0, duplicates: 0, reads: 0, dropped: 0 };
@@ -77,11 +78,12 @@ export class StreamFollow {
     this.schedule();
   }
 
-  /** Reads the store to its end (the stream is down, or quiet for too long); resolves once done. */
+  /** Reads the store to its end (the stream is down, or quiet for too long); resolves once read. */
   readStore(): Promise<void> {
     this.readWanted = true;
+    const read = new Promise<void>((resolve) => this.readWaiters.push(resolve));
     this.schedule();
-    return this.idle();
+    return read;
   }
 
   /** Resolves once every record received and every read asked for is done. */
@@ -153,9 +155,19 @@ export class StreamFollow {
 
   private async read(): Promise<void> {
     this.readWanted = false;
+    const waiters = this.readWaiters;
+    this.readWaiters = [];
     const upTo = this.arrivals;
     this.counts.reads += 1;
-    await this.journal.catchUp();
+    try {
+      await this.journal.catchUp();
+    } catch (error) {
+      // Asked for again with the step's retry; its waiters wait for that one.
+      this.readWanted = waiters.length > 0 || this.readWanted;
+      this.readWaiters.push(...waiters);
+      throw error;
+    }
     this.settledUpTo = Math.max(this.settledUpTo, upTo);
+    for (const resolve of waiters) resolve();
   }
 }

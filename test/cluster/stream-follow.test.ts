@@ -221,3 +221,29 @@ test('the store out of reach: the gap is read again later, and nothing is lost',
   assert.equal(errors.length, 2);
   assert.equal(follower.reads, 3);
 });
+
+test('a read asked for resolves once done, though records keep coming', async () => {
+  const store = journalOf('a', 400);
+  const { follower, follow } = following(store.slice(0, 1));
+  let next = 1;
+  let flowing = true;
+  const feed = (): void => {
+    if (!flowing || next > 400) return;
+    follow.offer(message(store, next));
+    next += 1;
+    setImmediate(feed);
+  };
+  feed();
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  follower.store = store.slice(0, next);
+  await follow.readStore();
+  const readAt = next;
+  flowing = false;
+  assert.ok(readAt < 400, 'the read resolved while records were still coming');
+  follower.store = store.slice(0, next);
+  await follow.idle();
+  assert.deepEqual(
+    follower.applied,
+    follower.store.map((row) => row.body),
+  );
+});
