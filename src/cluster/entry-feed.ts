@@ -21,10 +21,40 @@ const CONSUME_BATCH = 1_000;
 /** How long to wait before trying again to open the consumer (the stream not there yet). */
 const REOPEN_MS = 1_000;
 
-/** The journal record in a stream message (null: not one; an older publisher's message has no record). */
+/** How a message written by streamedText (entry-stream.ts) starts, up to its body's opening quote. */
+const HEAD = /^\{"seq":(\d+),"body":"/;
+/** What follows the body. */
+const AFTER_BODY = /^,"checksum":(\d+),"prev":(null|\d+),/;
+const BACKSLASH = 92;
+const QUOTE = 34;
+
+/**
+ * The journal record in a stream message (null: none, as in an older publisher's message).
+ * The record comes first in the text (streamedText): it is read from there, leaving the
+ * events, most of the message, unparsed; any other layout is parsed whole.
+ */
 export function recordOf(data: Uint8Array): StreamRecord | null {
-  // Plain JSON: the record's body is a string, and the events (tagged bigints) are not needed.
-  const message = JSON.parse(new TextDecoder().decode(data)) as Record<string, unknown>;
+  const text = new TextDecoder().decode(data);
+  const head = HEAD.exec(text);
+  if (head) {
+    const opening = head[0].length - 1;
+    let at = opening + 1;
+    while (at < text.length) {
+      const code = text.charCodeAt(at);
+      if (code === QUOTE) break;
+      at += code === BACKSLASH ? 2 : 1;
+    }
+    const after = AFTER_BODY.exec(text.slice(at + 1, at + 64));
+    if (after) {
+      return {
+        seq: Number(head[1]),
+        body: JSON.parse(text.slice(opening, at + 1)) as string,
+        checksum: Number(after[1]),
+        prev: after[2] === 'null' ? null : Number(after[2]),
+      };
+    }
+  }
+  const message = JSON.parse(text) as Record<string, unknown>;
   const { seq, body, checksum, prev } = message;
   if (typeof seq !== 'number' || typeof body !== 'string' || typeof checksum !== 'number') return null;
   return { seq, body, checksum, prev: typeof prev === 'number' ? prev : null };

@@ -1,7 +1,7 @@
 /**
  * Committed journal entries, published to a NATS JetStream stream: one message per entry,
- * on subject `bourse.<cluster>.entries`, its body the codec's JSON of `{ seq, timeMs, type,
- * events, body, checksum, prev }`: the events for readers that only push, and the journal
+ * on subject `bourse.<cluster>.entries`, its body the codec's JSON of `{ seq, body, checksum,
+ * prev, timeMs, type, events }`: the events for readers that only push, and the journal
  * record itself (`body`, `checksum`: the command as the journal table holds it) for readers
  * that keep the engine's state (an edge's follower, stream-follow.ts). `prev` is the checksum
  * of the record before it (0 before the first, null when this publisher does not know it),
@@ -56,6 +56,27 @@ export function streamNameOf(cluster: string): string {
 
 export function subjectOf(cluster: string): string {
   return `bourse.${cluster}.entries`;
+}
+
+/**
+ * A message's text: the record's fields first (seq, body, checksum, prev), in that order, so a
+ * reader that needs only the record finds it without parsing the events (entry-feed.ts).
+ */
+export function streamedText(
+  entry: JournalEntry,
+  prev: number | null,
+): { seq: number; checksum: number; text: string } {
+  const [seq, timeMs, type, body, checksum] = journalValues(entry);
+  const text = encode({
+    seq,
+    body,
+    checksum,
+    prev,
+    timeMs,
+    type,
+    events: entry.events,
+  } satisfies StreamedEntry);
+  return { seq, checksum, text };
 }
 
 export function decodeStreamed(data: Uint8Array): StreamedEntry {
@@ -152,19 +173,10 @@ export class EntryStream {
   }
 
   private outgoing(entry: JournalEntry): Outgoing {
-    const [seq, timeMs, type, body, checksum] = journalValues(entry);
     const last = this.last;
-    const prev = seq === 1 ? 0 : last !== null && last.seq === seq - 1 ? last.checksum : null;
+    const prev = entry.seq === 1 ? 0 : last !== null && last.seq === entry.seq - 1 ? last.checksum : null;
+    const { seq, checksum, text } = streamedText(entry, prev);
     this.last = { seq, checksum };
-    const text = encode({
-      seq,
-      timeMs,
-      type,
-      events: entry.events,
-      body,
-      checksum,
-      prev,
-    } satisfies StreamedEntry);
     return { seq, data: new TextEncoder().encode(text), msgID: `${seq}-${checksum}` };
   }
 
