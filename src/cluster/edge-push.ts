@@ -26,60 +26,9 @@ import { realClock, simulatedClock } from '../runtime/clocks.ts';
 import { Sequencer } from '../runtime/sequencer.ts';
 import { SecretBox } from '../security/secrets.ts';
 import type { ClusterConfig } from './cluster-config.ts';
-import { EntryFeed } from './entry-feed.ts';
 import { JournalFollower } from './journal-follower.ts';
 import { StreamFollow } from './stream-follow.ts';
-
-/** With the stream, the store is read anyway after this long without a message. */
-const QUIET_READ_MS = 1_000;
-/** How long to wait before connecting to NATS again after a failed attempt. */
-const RECONNECT_MS = 1_000;
-
-/** The edge's entry feed, opened in the background (NATS may be out of reach at start). */
-class FeedHolder {
-  private feed: EntryFeed | null = null;
-  private closed = false;
-  /** When the last message came (performance.now() ms). */
-  lastRecordMs = 0;
-
-  constructor(
-    private readonly cluster: ClusterConfig,
-    fromSeq: () => number,
-    private readonly follow: StreamFollow,
-    private readonly onError: (error: unknown) => void,
-  ) {
-    void this.open(fromSeq);
-  }
-
-  get connected(): boolean {
-    return this.feed?.connected ?? false;
-  }
-
-  private async open(fromSeq: () => number): Promise<void> {
-    try {
-      const feed = await EntryFeed.open(
-        this.cluster.natsUrl as string,
-        this.cluster.name,
-        fromSeq,
-        (record) => {
-          this.lastRecordMs = performance.now();
-          this.follow.offer(record);
-        },
-        this.onError,
-      );
-      if (this.closed) return void (await feed.close());
-      this.feed = feed;
-    } catch (error) {
-      this.onError(error);
-      if (!this.closed) setTimeout(() => void this.open(fromSeq), RECONNECT_MS).unref();
-    }
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.feed?.close();
-  }
-}
+import { StreamSource } from './stream-source.ts';
 
 export interface EdgePush {
   /** The journal sequence number pushed so far. */
@@ -142,20 +91,16 @@ export async function startEdgePush(
     pushedSeq = follower.seq;
   };
   const follow = new StreamFollow(follower, advanced, onError);
-  const feed = cluster.natsUrl ? new FeedHolder(cluster, () => follower.seq, follow, onError) : null;
+  const source = cluster.natsUrl
+    ? new StreamSource(cluster.natsUrl, cluster.name, () => follower.seq, follow, onError)
+    : null;
 
   // Without the stream (or while it is out of reach) the store is read every interval; with
   // it, only after a quiet second (an idle venue, or a stream that lost its publisher).
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
-  let lastReadMs = 0;
   const tick = async (): Promise<void> => {
-    const nowMs = performance.now();
-    const streaming = feed?.connected ?? false;
-    if (!streaming || nowMs - Math.max(lastReadMs, feed?.lastRecordMs ?? 0) >= QUIET_READ_MS) {
-      lastReadMs = nowMs;
-      await follow.readStore();
-    }
+    if (source?.readDue() ?? true) await follow.readStore().catch(() => undefined); // reported by follow
     if (!stopped) timer = setTimeout(() => void tick(), cluster.followEveryMs);
   };
   timer = setTimeout(() => void tick(), cluster.followEveryMs);
@@ -170,8 +115,8 @@ export async function startEdgePush(
     async close() {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await feed?.close();
-      await follow.idle();
+      await source?.close();
+      await follow.stop();
       await gateway.close();
       await store.close();
     },

@@ -60,7 +60,8 @@ export class StreamFollow {
   private settledUpTo = 0;
   /** Store reads asked for and not yet run (a watchdog, the stream down), and who waits for them. */
   private readWanted = false;
-  private readWaiters: (() => void)[] = [];
+  private readWaiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private stopped = false;
   private running: Promise<void> | null = null;
   /** Records applied from the stream, copies dropped, reads of the store (metrics, tests). */
   readonly counts = { applied: 0, duplicates: 0, reads: 0, dropped: 0 };
@@ -73,17 +74,31 @@ export class StreamFollow {
 
   /** A record received from the stream. */
   offer(record: StreamRecord): void {
+    if (this.stopped) return;
     this.arrivals += 1;
     this.queue.push({ record, arrival: this.arrivals });
     this.schedule();
   }
 
-  /** Reads the store to its end (the stream is down, or quiet for too long); resolves once read. */
+  /**
+   * Reads the store to its end (the stream is down, or quiet for too long); resolves once
+   * read, rejects if that read fails (the caller asks again when it sees fit).
+   */
   readStore(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     this.readWanted = true;
-    const read = new Promise<void>((resolve) => this.readWaiters.push(resolve));
+    const read = new Promise<void>((resolve, reject) => this.readWaiters.push({ resolve, reject }));
     this.schedule();
     return read;
+  }
+
+  /** Takes nothing more: what is queued is dropped; resolves once the step under way is over. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.queue = [];
+    this.readWanted = false;
+    for (const waiter of this.readWaiters.splice(0)) waiter.resolve();
+    await this.idle();
   }
 
   /** Resolves once every record received and every read asked for is done. */
@@ -92,7 +107,7 @@ export class StreamFollow {
   }
 
   private schedule(): void {
-    if (this.running) return;
+    if (this.running || this.stopped) return;
     this.running = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.run())
       .catch((error: unknown) => {
@@ -114,7 +129,7 @@ export class StreamFollow {
         await this.read();
         advanced = true;
       }
-      while (this.queue.length > 0) {
+      while (this.queue.length > 0 && !this.stopped) {
         const next = this.queue[0] as Arrived;
         if (this.fits(next.record)) {
           this.journal.applyRecord(next.record.seq, next.record.body, next.record.checksum);
@@ -162,12 +177,10 @@ export class StreamFollow {
     try {
       await this.journal.catchUp();
     } catch (error) {
-      // Asked for again with the step's retry; its waiters wait for that one.
-      this.readWanted = waiters.length > 0 || this.readWanted;
-      this.readWaiters.push(...waiters);
+      for (const waiter of waiters) waiter.reject(error);
       throw error;
     }
     this.settledUpTo = Math.max(this.settledUpTo, upTo);
-    for (const resolve of waiters) resolve();
+    for (const waiter of waiters) waiter.resolve();
   }
 }

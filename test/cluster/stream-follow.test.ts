@@ -247,3 +247,21 @@ test('a read asked for resolves once done, though records keep coming', async ()
     follower.store.map((row) => row.body),
   );
 });
+
+test('a read asked for that fails rejects; after stop nothing more is applied', async () => {
+  const store = journalOf('a', 3);
+  const { follower, follow, errors } = following(store);
+  follower.failNextReads = 1;
+  await assert.rejects(follow.readStore(), /store out of reach/);
+  await follow.idle();
+  assert.equal(errors.length, 1, 'reported once');
+  await follow.readStore();
+  assert.equal(follower.applied.length, 3);
+  await follow.stop();
+  const more = journalOf('a', 5);
+  follower.store = more;
+  follow.offer(message(more, 4));
+  await follow.readStore();
+  await follow.idle();
+  assert.equal(follower.applied.length, 3, 'stopped: neither the stream nor a read applies anything');
+});
