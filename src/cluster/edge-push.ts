@@ -1,8 +1,12 @@
 /**
  * An edge's WebSocket push: the venue's WebSocket endpoints (src/api/ws, unchanged) served
  * from a follower of the journal in the edge's own memory (journal-follower.ts), not relayed
- * to the leader. The follower reads each committed entry in sequence order and runs it, and
- * its events go to the endpoints as a single process's own would (Sequencer.followed). So
+ * to the leader. The follower runs each committed entry in sequence order, and its events go
+ * to the endpoints as a single process's own would (Sequencer.followed). With BOURSE_NATS_URL
+ * the entries come from the JetStream entry stream as the leader publishes them
+ * (entry-feed.ts), checked against the journal held and completed from PostgreSQL where they
+ * do not fit (stream-follow.ts); without it, or while NATS is out of reach, the journal table
+ * is read every BOURSE_FOLLOW_EVERY_MS. So
  * every edge pushes every event of a channel once, in journal order, and a leader failover
  * does not even close the connections: the journal goes on from the last committed entry.
  *
@@ -16,6 +20,7 @@ import type { Services } from '../api/services.ts';
 import { CLOSE_RESET } from '../api/ws/connection.ts';
 import { attachWebSocket } from '../api/ws/gateway.ts';
 import type { Config } from '../config.ts';
+import type { EngineState } from '../engine/state.ts';
 import { openPostgresStore } from '../persistence/postgres/postgres-store.ts';
 import { realClock, simulatedClock } from '../runtime/clocks.ts';
 import { Sequencer } from '../runtime/sequencer.ts';
@@ -23,6 +28,8 @@ import { SecretBox } from '../security/secrets.ts';
 import type { ClusterConfig } from './cluster-config.ts';
 import { FollowLoop } from './follow-loop.ts';
 import { JournalFollower } from './journal-follower.ts';
+import { StreamFollow } from './stream-follow.ts';
+import { StreamSource } from './stream-source.ts';
 
 export interface EdgePush {
   /** The journal sequence number pushed so far. */
@@ -33,6 +40,10 @@ export interface EdgePush {
   readonly rounds: FollowLoop;
   /** Times the journal was replaced under the follower (the operator's reset): sequences start over. */
   readonly resets: number;
+  /** The followed engine's state at `seq`. */
+  readonly state: EngineState;
+  /** Records applied from the stream, copies dropped, reads of the store (stream-follow.ts). */
+  readonly counts: StreamFollow['counts'];
   close(): Promise<void>;
 }
 
@@ -73,27 +84,44 @@ export async function startEdgePush(
       clientIp(request.headers, request.socket.remoteAddress, config.trustProxy),
     onError,
   });
+  let pushedSeq = follower.seq;
+  let wakeReads = (): void => undefined; // the rounds' waiters, once they exist (below)
   let restarts = follower.restarts;
-  const follow = async (): Promise<boolean> => {
-    const before = follower.seq;
-    let read = true;
-    try {
-      await follower.catchUp();
-    } catch (error) {
-      read = false;
-      onError(error);
-    }
+  // After each step of the follower: push what it applied, or start clients over on a new journal.
+  const advanced = (): void => {
     if (follower.restarts !== restarts) {
       // The journal was replaced (the operator's reset): clients start again on the new one.
       restarts = follower.restarts;
       gateway.disconnectAll(CLOSE_RESET, 'the venue was reset');
       sequencer.followed(follower.recovered.exchange, follower.seq, []);
+      gateway.hub.reseed();
     } else {
-      sequencer.followed(follower.recovered.exchange, follower.seq, follower.entriesAfter(before));
+      sequencer.followed(follower.recovered.exchange, follower.seq, follower.entriesAfter(pushedSeq));
     }
-    return read;
+    pushedSeq = follower.seq;
+    wakeReads();
   };
-  const rounds = new FollowLoop(follow, cluster.followEveryMs, () => follower.seq);
+  const follow = new StreamFollow(follower, advanced, onError);
+  const source = cluster.natsUrl
+    ? new StreamSource(cluster.natsUrl, cluster.name, () => follower.seq, follow, onError)
+    : null;
+  // A round reads the journal table. Without the stream (or while it is out of reach) one runs
+  // every interval; with it, only after a quiet second (an idle venue, or a stream that lost
+  // its publisher), or at once when a read waits for one (read-your-writes, edge-reads.ts).
+  const rounds = new FollowLoop(
+    async (wanted) => {
+      if (!wanted && !(source?.readDue() ?? true)) return false;
+      try {
+        await follow.readStore();
+        return true;
+      } catch {
+        return false; // reported by follow
+      }
+    },
+    cluster.followEveryMs,
+    () => follower.seq,
+  );
+  wakeReads = () => rounds.advanced();
   rounds.start();
   return {
     get seq() {
@@ -102,10 +130,16 @@ export async function startEdgePush(
     get resets() {
       return restarts;
     },
+    get state() {
+      return follower.recovered.exchange.state;
+    },
+    counts: follow.counts,
     services,
     rounds,
     async close() {
       rounds.stop();
+      await source?.close();
+      await follow.stop();
       await gateway.close();
       await store.close();
     },

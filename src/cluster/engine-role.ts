@@ -1,6 +1,8 @@
 /**
  * An engine of a cluster (BOURSE_ROLE=engine): it stands by until it holds the lease
- * (lease.ts), following the journal meanwhile (journal-follower.ts), then leads.
+ * (lease.ts), following the journal meanwhile (journal-follower.ts; from the entry stream when
+ * BOURSE_NATS_URL is set, checked against the journal and completed from it: stream-follow.ts),
+ * then leads.
  *
  * Taking over: the lease is taken first (its epoch goes up), and only then is the journal
  * read to its end. Appends carry the lease's epoch and the store refuses an old one under a
@@ -21,6 +23,8 @@ import type { ClusterConfig } from './cluster-config.ts';
 import { EntryStream } from './entry-stream.ts';
 import { JournalFollower } from './journal-follower.ts';
 import { Lease } from './lease.ts';
+import { StreamFollow } from './stream-follow.ts';
+import { StreamSource } from './stream-source.ts';
 
 export type ClusterLog = (message: string, fields?: Record<string, unknown>) => void;
 
@@ -91,19 +95,32 @@ export class EngineRole {
   async lead(store: PostgresStore, signal?: AbortSignal): Promise<Recovered> {
     const follower = await JournalFollower.start(store);
     this.log('cluster engine standing by', { cluster: this.config.name, seq: follower.seq });
+    const onStreamError = (error: unknown) =>
+      this.log('cluster engine: entry stream error while standing by', { error: errorText(error) });
+    // With the entry stream, the journal comes from it between reads of the store (stream-follow.ts).
+    const follow = new StreamFollow(follower, () => undefined, onStreamError);
+    const source = this.config.natsUrl
+      ? new StreamSource(this.config.natsUrl, this.config.name, () => follower.seq, follow, onStreamError)
+      : null;
     let epoch: number | null = null;
-    while (epoch === null) {
-      signal?.throwIfAborted();
-      try {
-        epoch = await this.lease.tryTake();
-        if (epoch === null) {
-          await follower.catchUp();
-          await sleep(this.config.followEveryMs, signal);
+    try {
+      while (epoch === null) {
+        signal?.throwIfAborted();
+        try {
+          epoch = await this.lease.tryTake();
+          if (epoch === null) {
+            if (source?.readDue() ?? true) await follow.readStore();
+            await sleep(this.config.followEveryMs, signal);
+          }
+        } catch (error) {
+          this.log('cluster engine: PostgreSQL error while standing by', { error: errorText(error) });
+          await sleep(Math.max(this.config.followEveryMs, 500), signal);
         }
-      } catch (error) {
-        this.log('cluster engine: PostgreSQL error while standing by', { error: errorText(error) });
-        await sleep(Math.max(this.config.followEveryMs, 500), signal);
       }
+    } finally {
+      // The stream stops before the journal is read to its end: the store alone from here.
+      await source?.close();
+      await follow.stop();
     }
     // Renewed from now on: the start (seeding, the market) must not outlast the lease.
     this.lease.keepRenewing((why) => {
@@ -129,13 +146,23 @@ export class EngineRole {
     const onError = (error: unknown) => this.log('cluster entry stream error', { error: errorText(error) });
     this.stream = await EntryStream.open(this.config.natsUrl as string, this.config.name, onError);
     const missing = follower.entriesAfter(await this.stream.lastSeq());
+    const first = missing[0];
+    // Each message names the checksum of the record before it: known from the follower.
+    const before = first ? first.seq - 1 : follower.seq;
+    const checksum = before === 0 ? 0 : follower.checksumAt(before);
+    if (checksum !== undefined) this.stream.continueAfter(before, checksum);
     if (missing.length > 0) this.stream.publish(missing);
   }
 
-  /** Publishes each entry `sequencer` commits from now on (call before its first command). */
+  /**
+   * Publishes each entry `sequencer` commits from now on (call before its first command), and
+   * the new journal after the operator's reset.
+   */
   publishFrom(sequencer: Sequencer): void {
     const stream = this.stream;
-    if (stream) sequencer.onDurable((entries) => stream.publish(entries));
+    if (!stream) return;
+    sequencer.onDurable((entries) => stream.publish(entries));
+    sequencer.onReplaced((entries) => stream.replaced(entries));
   }
 
   /** `onLost` once the lease is gone (at once if it already is). */

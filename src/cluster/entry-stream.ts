@@ -1,10 +1,18 @@
 /**
  * Committed journal entries, published to a NATS JetStream stream: one message per entry,
- * on subject `bourse.<cluster>.entries`, its body the codec's JSON of `{ seq, timeMs, type,
- * events }` and its `Nats-Msg-Id` the journal sequence number, so JetStream drops a second
- * copy of an entry (a new leader republishing the tail its predecessor may have sent) within
- * the stream's duplicate window. The sequence number is also in the `Bourse-Seq` header, so a
- * reader can order and de-duplicate beyond that window.
+ * on subject `bourse.<cluster>.entries`, its body the codec's JSON of `{ seq, body, checksum,
+ * prev, timeMs, type, events }`: the events for readers that only push, and the journal
+ * record itself (`body`, `checksum`: the command as the journal table holds it) for readers
+ * that keep the engine's state (an edge's follower, stream-follow.ts). `prev` is the checksum
+ * of the record before it (0 before the first, null when this publisher does not know it),
+ * so a reader can tell that a message continues the journal it holds and not another one
+ * (the operator's reset starts the journal again at 1).
+ *
+ * Its `Nats-Msg-Id` is `<seq>-<checksum>`, so JetStream drops a second copy of an entry (a new
+ * leader republishing the tail its predecessor may have sent) within the stream's duplicate
+ * window, and not the entry of the same number in a journal replaced by a reset. The sequence
+ * number is also in the `Bourse-Seq` header, so a reader can order and de-duplicate beyond
+ * that window.
  *
  * Publishing happens after the commit (the store is the record; the stream a copy). Messages
  * are sent back to back on one connection, which keeps their order; a publish that fails is
@@ -13,6 +21,7 @@
  */
 import { connect, headers, nanos, StorageType, type JetStreamClient, type NatsConnection } from 'nats';
 import { decode, encode } from '../persistence/codec.ts';
+import { journalValues } from '../persistence/journal-record.ts';
 import type { JournalEntry } from '../ports/store.ts';
 import type { EngineEvent } from '../domain/events.ts';
 
@@ -22,6 +31,18 @@ export interface StreamedEntry {
   timeMs: number;
   type: string;
   events: readonly EngineEvent[];
+  /** The journal record's body (the codec's JSON of the command) and its CRC-32. */
+  body: string;
+  checksum: number;
+  /** The checksum of record `seq - 1` (0 when `seq` is 1); null: the publisher did not know it. */
+  prev: number | null;
+}
+
+/** A message ready to send (kept as such to send again after a failed publish). */
+interface Outgoing {
+  seq: number;
+  data: Uint8Array;
+  msgID: string;
 }
 
 export const SEQ_HEADER = 'Bourse-Seq';
@@ -37,13 +58,36 @@ export function subjectOf(cluster: string): string {
   return `bourse.${cluster}.entries`;
 }
 
+/**
+ * A message's text: the record's fields first (seq, body, checksum, prev), in that order, so a
+ * reader that needs only the record finds it without parsing the events (entry-feed.ts).
+ */
+export function streamedText(
+  entry: JournalEntry,
+  prev: number | null,
+): { seq: number; checksum: number; text: string } {
+  const [seq, timeMs, type, body, checksum] = journalValues(entry);
+  const text = encode({
+    seq,
+    body,
+    checksum,
+    prev,
+    timeMs,
+    type,
+    events: entry.events,
+  } satisfies StreamedEntry);
+  return { seq, checksum, text };
+}
+
 export function decodeStreamed(data: Uint8Array): StreamedEntry {
   return decode<StreamedEntry>(new TextDecoder().decode(data));
 }
 
 export class EntryStream {
-  /** Entries whose publish failed (or that queued behind one), sent again first. */
-  private unsent: JournalEntry[] = [];
+  /** Messages whose publish failed, sent again first. */
+  private unsent: Outgoing[] = [];
+  /** The last record published: the `prev` of the next. */
+  private last: { seq: number; checksum: number } | null = null;
   failed = 0;
   published = 0;
 
@@ -89,32 +133,51 @@ export class EntryStream {
     }
   }
 
+  /**
+   * Where the journal stands before the next entry published (a new leader: the record its
+   * follower holds at `seq`), so that entry's `prev` is known.
+   */
+  continueAfter(seq: number, checksum: number): void {
+    this.last = { seq, checksum };
+  }
+
   /** Publishes `entries` (in sequence order) after any that failed before. */
   publish(entries: readonly JournalEntry[]): void {
-    const batch = this.unsent.length > 0 ? [...this.unsent, ...entries] : entries;
+    const batch = this.unsent;
     this.unsent = [];
-    for (const entry of batch) {
-      const body = encode({
-        seq: entry.seq,
-        timeMs: entry.command.timeMs,
-        type: entry.command.type,
-        events: entry.events,
-      } satisfies StreamedEntry);
+    for (const entry of entries) batch.push(this.outgoing(entry));
+    for (const message of batch) {
       const h = headers();
-      h.set(SEQ_HEADER, String(entry.seq));
-      this.js
-        .publish(this.subject, new TextEncoder().encode(body), { msgID: String(entry.seq), headers: h })
-        .then(
-          () => {
-            this.published += 1;
-          },
-          (error: unknown) => {
-            this.failed += 1;
-            if (this.unsent.length < RESEND_LIMIT) this.unsent.push(entry);
-            this.onError(error);
-          },
-        );
+      h.set(SEQ_HEADER, String(message.seq));
+      this.js.publish(this.subject, message.data, { msgID: message.msgID, headers: h }).then(
+        () => {
+          this.published += 1;
+        },
+        (error: unknown) => {
+          this.failed += 1;
+          if (this.unsent.length < RESEND_LIMIT) this.unsent.push(message);
+          this.onError(error);
+        },
+      );
     }
+  }
+
+  /**
+   * The operator's reset replaced the journal with `entries` (seq 1…n): they are published as
+   * a journal starting again, so readers see the sequence number go back and read the store.
+   */
+  replaced(entries: readonly JournalEntry[]): void {
+    this.unsent = [];
+    this.last = null;
+    this.publish(entries);
+  }
+
+  private outgoing(entry: JournalEntry): Outgoing {
+    const last = this.last;
+    const prev = entry.seq === 1 ? 0 : last !== null && last.seq === entry.seq - 1 ? last.checksum : null;
+    const { seq, checksum, text } = streamedText(entry, prev);
+    this.last = { seq, checksum };
+    return { seq, data: new TextEncoder().encode(text), msgID: `${seq}-${checksum}` };
   }
 
   /** Waits for what was sent to be answered, then closes the connection. */

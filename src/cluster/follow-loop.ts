@@ -20,8 +20,11 @@ export class FollowLoop {
   private waiters: { done: () => boolean; wake: () => void }[] = [];
 
   constructor(
-    /** Reads what was committed since the last round; false when the read failed. */
-    private readonly round: () => Promise<boolean>,
+    /**
+     * Reads what was committed since the last round; false when the read failed or was not
+     * made. `wanted`: a read waits for this round (it must read the journal table then).
+     */
+    private readonly round: (wanted: boolean) => Promise<boolean>,
     private readonly everyMs: number,
     private readonly seq: () => number,
   ) {}
@@ -35,6 +38,13 @@ export class FollowLoop {
     if (this.timer) clearTimeout(this.timer);
     for (const waiter of this.waiters) waiter.wake();
     this.waiters = [];
+  }
+
+  /** The follower applied entries outside a round (from the entry stream): wakes who waits for them. */
+  advanced(): void {
+    const waiting = this.waiters;
+    this.waiters = waiting.filter((waiter) => !waiter.done());
+    for (const waiter of waiting) if (waiter.done()) waiter.wake();
   }
 
   /** Resolves true once the follower has applied `seq` (false after `timeoutMs`). */
@@ -87,7 +97,7 @@ export class FollowLoop {
     this.started += 1;
     let read = false;
     try {
-      read = await this.round();
+      read = await this.round(this.waiters.length > 0);
     } finally {
       this.running = false;
       // A failed read is no round: what it should have read may still be unread.

@@ -10,6 +10,10 @@
  *
  * A gap (the leader's retention pruned entries the follower had not read, after a long pause)
  * or a journal replaced by the operator's reset starts over from the latest snapshot.
+ *
+ * Records may also come from the JetStream entry stream (`applyRecord`, stream-follow.ts,
+ * which checks they continue this journal first); the checksums of the recent records are
+ * kept so a copy of one already applied is recognised.
  */
 import type { PostgresStore } from '../persistence/postgres/postgres-store.ts';
 import type { JournalEntry } from '../ports/store.ts';
@@ -22,6 +26,8 @@ const RECENT_ENTRIES = 10_000;
 
 export class JournalFollower {
   private recentEntries: JournalEntry[] = [];
+  /** The checksum of each of `recentEntries`, at the same index. */
+  private recentChecksums: number[] = [];
   /** Times it started over from the store (a replaced journal): what it pushed before no longer holds. */
   restarts = 0;
   /** The checksum of the record at `seq` (null: not read yet, after a recovery). */
@@ -57,9 +63,43 @@ export class JournalFollower {
     return this.state;
   }
 
+  /** The checksum of the record at `seq` (0 at seq 0; null: not known since a recovery). */
+  get checksum(): number | null {
+    return this.state.seq === 0 ? 0 : this.checksumAtSeq;
+  }
+
+  /** The checksum of record `seq` if it is among the recent ones applied (undefined otherwise). */
+  checksumAt(seq: number): number | undefined {
+    if (seq === this.state.seq && this.checksumAtSeq !== null) return this.checksumAtSeq;
+    const first = this.recentEntries[0];
+    return first ? this.recentChecksums[seq - first.seq] : undefined;
+  }
+
   /** The entries followed after `seq`, with their events, as far back as they are kept. */
   entriesAfter(seq: number): JournalEntry[] {
-    return this.recentEntries.filter((entry) => entry.seq > seq);
+    const first = this.recentEntries[0];
+    if (!first) return [];
+    // Kept entries are consecutive: the first after `seq` is at a known index.
+    return this.recentEntries.slice(Math.max(0, seq + 1 - first.seq));
+  }
+
+  /**
+   * Runs record `seq`, which must be the next (the caller checked it continues this journal:
+   * stream-follow.ts); a body that does not match its checksum throws CorruptJournalError.
+   */
+  applyRecord(seq: number, body: unknown, checksum: unknown): void {
+    if (seq !== this.state.seq + 1) throw new Error(`record ${seq} applied after ${this.state.seq}`);
+    const command = verifiedCommand(seq, body, checksum);
+    const { events } = this.state.exchange.execute(command);
+    this.recentEntries.push({ seq, command, events });
+    this.recentChecksums.push(Number(checksum));
+    this.state.seq = seq;
+    this.state.replayed += 1;
+    this.checksumAtSeq = Number(checksum);
+    if (this.recentEntries.length > RECENT_ENTRIES * 2) {
+      this.recentEntries = this.recentEntries.slice(-RECENT_ENTRIES);
+      this.recentChecksums = this.recentChecksums.slice(-RECENT_ENTRIES);
+    }
   }
 
   /**
@@ -95,16 +135,9 @@ export class JournalFollower {
           await this.restart();
           break;
         }
-        const command = verifiedCommand(seq, row.body, row.checksum);
-        const { events } = this.state.exchange.execute(command);
-        this.recentEntries.push({ seq, command, events });
-        this.state.seq = seq;
-        this.state.replayed += 1;
-        this.checksumAtSeq = Number(row.checksum);
+        this.applyRecord(seq, row.body, row.checksum);
         applied += 1;
       }
-      if (this.recentEntries.length > RECENT_ENTRIES * 2)
-        this.recentEntries = this.recentEntries.slice(-RECENT_ENTRIES);
       if (rows.length < PAGE_ROWS) return applied;
     }
   }
@@ -114,6 +147,7 @@ export class JournalFollower {
     this.state = await recover(this.store);
     this.restarts += 1;
     this.recentEntries = [];
+    this.recentChecksums = [];
     await this.readChecksum();
   }
 }

@@ -105,6 +105,7 @@ export class Sequencer {
   /** A command threw: its step is rolled back once everything before it is durable. */
   private rollback: Rollback | null = null;
   private readonly durableListeners: ((entries: readonly JournalEntry[]) => void)[] = [];
+  private readonly replacedListeners: ((entries: readonly JournalEntry[]) => void)[] = [];
   private readonly projector: Projector | null;
   /** The durable step: the journal alone when a projector writes the rest. */
   private readonly appendToStore: (entries: readonly JournalEntry[]) => Promise<void>;
@@ -147,6 +148,15 @@ export class Sequencer {
       const index = this.durableListeners.indexOf(listener);
       if (index >= 0) this.durableListeners.splice(index, 1);
     };
+  }
+
+  /**
+   * Calls `listener` with the whole new journal each time `replace` swaps in one over a
+   * non-empty journal (the operator's reset), once the store committed it: a cluster leader
+   * publishes it to the entry stream, so followers learn the journal started again.
+   */
+  onReplaced(listener: (entries: readonly JournalEntry[]) => void): void {
+    this.replacedListeners.push(listener);
   }
 
   get lastSeq(): number {
@@ -434,6 +444,7 @@ export class Sequencer {
       // Over an empty journal (a first start's seed) the entries are simply the first ones
       // committed: the durable listeners (a cluster's entry stream) hear of them as of appends.
       if (wasEmpty) this.notifyDurable(entries);
+      else for (const listener of this.replacedListeners) listener(entries);
       return ok(null);
     } finally {
       this.replacing = false;
