@@ -20,6 +20,7 @@
  */
 import { crc32 } from 'node:zlib';
 import pg from 'pg';
+import { createTableOnce } from './create-table.ts';
 
 const LOCK_CLASS = 0x636c7573; // 'clus'
 
@@ -64,7 +65,7 @@ function lockKey(name: string): number {
 }
 
 export async function createLeaseTable(client: pg.Client | pg.Pool): Promise<void> {
-  await client.query(CREATE);
+  await createTableOnce(client, CREATE);
 }
 
 /** Who holds the lease of `name` (null before any engine took it). */

@@ -25,6 +25,7 @@
 import type pg from 'pg';
 import { RateLimiter, type RateLimitConfig } from '../api/rate-limit.ts';
 import type { RateLimitRule } from '../api/request.ts';
+import { createTableOnce } from './create-table.ts';
 
 const CREATE = `CREATE TABLE IF NOT EXISTS cluster_rate_counts (
   cluster TEXT NOT NULL, window_key TEXT NOT NULL, second BIGINT NOT NULL, count BIGINT NOT NULL,
@@ -72,7 +73,7 @@ export class SharedRateLimiter {
 
   static async start(settings: SharedRateLimitSettings): Promise<SharedRateLimiter> {
     const limiter = new SharedRateLimiter(settings);
-    await settings.pool.query(CREATE);
+    await createTableOnce(settings.pool, CREATE);
     await limiter.measureOffset();
     limiter.timer = setInterval(() => void limiter.sync(), settings.syncMs);
     return limiter;

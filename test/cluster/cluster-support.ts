@@ -98,7 +98,12 @@ export async function startEngine(t: TestContext, cluster: ClusterSettings): Pro
     }
     removeDir(dataDir);
   });
-  await waitFor(async () => (await status(engine.url)) !== null, 20_000, `${engine.url} to answer`);
+  await waitFor(async () => (await status(engine.url)) !== null, 20_000, `${engine.url} to answer`).catch(
+    (error: Error) => {
+      // What the process printed says why it never answered.
+      throw new Error(`${error.message}; it printed: ${output.slice(-2_000)}`);
+    },
+  );
   return engine;
 }
 
