@@ -26,7 +26,6 @@ import { attachWebSocket, type WsGateway } from './api/ws/gateway.ts';
 import { firstStartOf } from './bootstrap.ts';
 import { VenueControl } from './admin/reset.ts';
 import { EngineRole, type Leading } from './cluster/engine-role.ts';
-import { durableSeqHeader } from './cluster/read-your-writes.ts';
 import { RequestGate } from './api/request-gate.ts';
 import type { Config } from './config.ts';
 import { startMarket, type Market } from './market/index.ts';
@@ -327,7 +326,6 @@ async function openToRequests(
     plainEndpoints: operationsEndpoints({ readiness, metrics, metricsToken: config.metrics.token }),
     // A cluster engine tells edges the journal sequence each answer was given at: an edge
     // waits for its follower to reach it before it reads for the same key (read-your-writes).
-    answerHeader: config.cluster?.role === 'engine' ? durableSeqHeader(services.sequencer) : undefined,
   });
   const restartMarket = async () => {
     const started = await startMarket(services, config.market, (message, fields) =>

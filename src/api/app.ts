@@ -44,8 +44,6 @@ export interface AppOptions {
    * once authenticated and counted, and the answer relayed as it came.
    */
   relay?: Relay;
-  /** A header added to every answer (a cluster engine's journal sequence, src/cluster). */
-  answerHeader?: () => readonly [name: string, value: string];
 }
 
 /** Routes answered elsewhere (the cluster's leader), after the checks made here. */
@@ -256,7 +254,7 @@ export function nodeEdge(
 export function buildApp(options: AppOptions): RoutedApp {
   const match = compileRoutes(options.routes);
   const limiter = options.limiter ?? new RateLimiter(options.rateLimits);
-  const { relay, answerHeader } = options;
+  const { relay } = options;
   const authenticator =
     options.authenticator ??
     new Authenticator({
@@ -355,8 +353,7 @@ export function buildApp(options: AppOptions): RoutedApp {
       status = wire.http;
       text = JSON.stringify(envelope);
     }
-    if (answerHeader) reply.send(status, text, undefined, [answerHeader()]);
-    else reply.send(status, text);
+    reply.send(status, text);
     recordAnswer(apiRequest, startedMs, matched, envelope.code, status);
   }
 

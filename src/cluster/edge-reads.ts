@@ -11,12 +11,11 @@
  * - a write, and the few reads that need the leader's memory (a convert quote is handed out
  *   and taken by the same process), is sent to the leader, whose answer is relayed as it came.
  *
- * Read-your-writes: the leader's answers carry the journal sequence they were given at
- * (read-your-writes.ts); a read waits until the follower has applied the caller's newest
- * write through this edge, and a caller with none known here waits for a fresh round of the
- * follower instead (everything committed before the read arrived, through any edge). The wait
- * is bounded by `readWaitMs`, past which the answer is 40725 (retryable). A key the follower
- * does not know yet (just created) also waits for a fresh round before it is refused.
+ * Read-your-writes, through any edge: a signed read waits for a fresh round of the follower
+ * (one begun after the read arrived), so everything committed before it, through any edge, is
+ * applied. The wait is bounded by `readWaitMs`, past which the answer is 40725 (retryable). A
+ * key the follower does not know yet (just created) also waits for a fresh round before it is
+ * refused.
  *
  * The leader checks every request again (signature, key, permissions): the edge's checks keep
  * bad requests off the leader and answer them while it is away, they are not trusted. Rate
@@ -34,7 +33,6 @@ import { allRoutes } from '../api/routes/index.ts';
 import type { Config } from '../config.ts';
 import type { ClusterConfig } from './cluster-config.ts';
 import type { EdgePush } from './edge-push.ts';
-import { JOURNAL_SEQ_HEADER, KeySequences } from './read-your-writes.ts';
 import { SharedRateLimiter } from './shared-rate-limit.ts';
 
 /** Reads answered by the leader: they use state only its process holds (convert quotes). */
@@ -57,7 +55,6 @@ export interface EdgeReadSettings {
 export interface EdgeReads {
   /** Takes `request` when it is for a venue route; false when it is not (it is forwarded as it is). */
   handle(request: IncomingMessage, response: ServerResponse): boolean;
-  readonly keys: KeySequences;
   close(): void;
 }
 
@@ -79,7 +76,6 @@ function behind(reply: EdgeReply): void {
 export async function startEdgeReads(settings: EdgeReadSettings): Promise<EdgeReads> {
   const { push, config, cluster } = settings;
   const { services, rounds } = push;
-  const keys = new KeySequences();
   const limiter = await SharedRateLimiter.start({
     pool: settings.pool,
     cluster: cluster.name,
@@ -104,42 +100,25 @@ export async function startEdgeReads(settings: EdgeReadSettings): Promise<EdgeRe
     }),
     relay: {
       relays: (route) => !answeredHere(route),
-      async send(request, rawBody) {
-        const answer = await settings.send(request, rawBody);
-        const apiKey = headerOf(request.headers, 'access-key');
-        const seqHeader = answer.headers?.find(([name]) => name === JOURNAL_SEQ_HEADER);
-        if (apiKey && seqHeader) keys.record(apiKey, Number(seqHeader[1]));
-        return { ...answer, headers: answer.headers?.filter(([name]) => name !== JOURNAL_SEQ_HEADER) };
-      },
+      send: (request, rawBody) => settings.send(request, rawBody),
     },
   });
 
-  let resets = push.resets;
-
-  /** Waits for what the caller must see before its request is checked and run; false: not in time. */
+  /**
+   * Waits for what the caller must see before its request is checked and run; false: not in
+   * time. A read is answered once a round of the follower begun after it arrived has ended:
+   * every write acknowledged before the read, through any edge, is then applied (a commit is
+   * acknowledged only once it is in the journal table). A key the follower does not know yet
+   * (created a moment ago) waits for the same round before it is refused.
+   */
   async function ready(route: Route, headers: EdgeRequest['headers']): Promise<boolean> {
-    if (route.auth !== 'signed') return true;
     const apiKey = headerOf(headers, 'access-key');
-    if (!apiKey) return true;
-    if (push.resets !== resets) {
-      // The operator's reset replaced the journal: the sequences known belong to the old one.
-      resets = push.resets;
-      keys.clear();
-    }
-    let fresh = false;
-    if (!services.sequencer.exchange.state.apiKeys.has(apiKey)) {
-      // Perhaps created a moment ago: refused only if still unknown after a fresh round.
-      await rounds.fresh(cluster.readWaitMs);
-      fresh = true;
-    }
-    if (!answeredHere(route)) return true;
-    const seq = keys.seqOf(apiKey);
-    if (seq !== undefined) return rounds.reached(seq, cluster.readWaitMs);
-    return fresh || rounds.fresh(cluster.readWaitMs);
+    if (route.auth !== 'signed' || !apiKey) return true;
+    if (services.sequencer.exchange.state.apiKeys.has(apiKey) && !answeredHere(route)) return true;
+    return rounds.fresh(cluster.readWaitMs);
   }
 
   return {
-    keys,
     handle(request, response) {
       const method = (request.method ?? 'GET').toUpperCase();
       const url = request.url ?? '/';

@@ -1,7 +1,6 @@
 /**
  * How an edge sends a venue request it has checked (edge-reads.ts) to the leader, and gets the
- * answer back whole, to be relayed as it came with the journal sequence it carries
- * (read-your-writes.ts). The outcomes during a failover are the edge's (edge.ts): no live
+ * answer back whole, to be relayed as it came. The outcomes during a failover are the edge's (edge.ts): no live
  * leader or a refused connection, 40015 (nothing was run; a refused connection is first tried
  * once more on the leader looked up again); a connection cut after the request was sent, 40725
  * (the outcome is unknown).
@@ -11,7 +10,6 @@ import { request as httpRequest } from 'node:http';
 import type { EdgeRequest, Relayed } from '../api/app.ts';
 import { failure } from '../api/envelope.ts';
 import type { SendToLeader } from './edge-reads.ts';
-import { JOURNAL_SEQ_HEADER } from './read-your-writes.ts';
 
 /** Connection errors that mean the request never reached the leader (safe to send again). */
 export const NOT_SENT = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH']);
@@ -63,8 +61,6 @@ class Collector {
       if (this.done) return;
       this.done = true;
       const headers: [string, string][] = [];
-      const seq = answer.headers[JOURNAL_SEQ_HEADER];
-      if (typeof seq === 'string') headers.push([JOURNAL_SEQ_HEADER, seq]);
       const retryAfter = answer.headers['retry-after'];
       if (typeof retryAfter === 'string') headers.push(['retry-after', retryAfter]);
       this.resolve({

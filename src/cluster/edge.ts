@@ -8,8 +8,7 @@
  * request/reply). `npm start` as an edge authenticates and rate-limits venue requests and
  * answers reads itself (edge-reads.ts), sending writes on with `send`; the rest (the operator
  * API, health, the console) is forwarded as it is. Either way the edge adds the client's
- * address to X-Forwarded-For (run engines with BOURSE_TRUST_PROXY=true behind edges), and
- * strips the journal sequence the leader's answers carry (read-your-writes.ts).
+ * address to X-Forwarded-For (run engines with BOURSE_TRUST_PROXY=true behind edges).
  *
  * During a failover: with no live leader the edge answers 40015 (HTTP 503, "try again
  * later": nothing was run); a request whose connection to the leader was refused before it
@@ -38,7 +37,6 @@ import type { ClusterConfig } from './cluster-config.ts';
 import type { SendToLeader } from './edge-reads.ts';
 import { forwardedForEdge, NOT_SENT, relayToLeader } from './edge-relay.ts';
 import { leaseHolder } from './lease.ts';
-import { JOURNAL_SEQ_HEADER } from './read-your-writes.ts';
 
 export interface EdgeSettings {
   host: string;
@@ -116,8 +114,7 @@ export async function startEdge(settings: EdgeSettings): Promise<RunningEdge> {
         agent,
       },
       (answer) => {
-        const { [JOURNAL_SEQ_HEADER]: _seq, ...headers } = answer.headers;
-        response.writeHead(answer.statusCode ?? 502, headers);
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);
       },
     );

@@ -45,10 +45,13 @@ async function startCluster(
   const first = await startEngine(t, cluster);
   await waitFor(async () => (await status(first.url)) === 'ready', 20_000, 'the first engine to lead');
   const standbys = await Promise.all(Array.from({ length: engines - 1 }, () => startEngine(t, cluster)));
+  // The edges read the journal table only every 2 s and not the entry stream (which would bring
+  // each write within milliseconds): a read sees a write at once only if it waits for it.
+  const { BOURSE_NATS_URL: _stream, ...withoutStream } = cluster.env;
   const edgeSettings: ClusterSettings = {
     name: cluster.name,
     env: {
-      ...cluster.env,
+      ...withoutStream,
       BOURSE_ROLE: 'edge',
       BOURSE_FOLLOW_EVERY_MS: '2000',
       BOURSE_EDGE_RATE_SYNC_MS: '10',
@@ -134,19 +137,13 @@ await postgresTests('cluster edge API tests', [
         assets.body?.data.map((asset) => [asset.coin, asset.available]),
         [['USDT', '990']],
       );
-      // The leader tells the journal sequence of each answer; a write moves it on.
-      const direct = new SigningClient(engines[0]?.url ?? '', credentials);
-      const seqs = [];
-      for (const clientOid of ['direct-1', 'direct-2']) {
-        const answer = await direct.post(PLACE, { body: restingBuy(clientOid) });
-        assert.equal(answer.body?.code, '00000');
-        seqs.push(Number(answer.headers.get('bourse-journal-seq')));
-      }
-      assert.ok((seqs[0] ?? 0) >= 1 && (seqs[1] ?? 0) > (seqs[0] ?? 0), `sequences ${seqs.join(', ')}`);
       const sdkA = sdkOf(a, credentials);
       const sdkB = sdkOf(b, credentials);
-      for (let n = 0; n < 5; n += 1) {
-        const placed = await sdkA.spotSubmitOrder(restingBuy(`ryw-${n}`));
+      // The writes alternate between the edges, so each edge has seen the key write before
+      // another edge takes its newest write: what each read must see is never only this edge's.
+      for (let n = 0; n < 6; n += 1) {
+        const writer = n % 2 === 0 ? sdkA : sdkB;
+        const placed = await writer.spotSubmitOrder(restingBuy(`ryw-${n}`));
         const { orderId } = placed.data;
         // By id (the engine's memory, then PostgreSQL's orders) and among the open orders (memory alone).
         for (const [sdk, through] of [
@@ -162,7 +159,7 @@ await postgresTests('cluster edge API tests', [
             `listed as open through ${through}`,
           );
         }
-        await sdkA.spotCancelOrder({ symbol: 'BTCUSDT', orderId });
+        await writer.spotCancelOrder({ symbol: 'BTCUSDT', orderId });
         for (const sdk of [sdkA, sdkB]) {
           const [cancelled] = (await sdk.getSpotOrder({ orderId })).data;
           assert.equal(cancelled?.status, 'cancelled', 'the cancel is seen at once too');
@@ -173,14 +170,6 @@ await postgresTests('cluster edge API tests', [
           );
         }
       }
-      // The journal sequence the leader sends edges stays between them.
-      const signed = new SigningClient(a.url, credentials);
-      const placed = await signed.post(PLACE, { body: restingBuy('header') });
-      assert.equal(placed.body?.code, '00000');
-      assert.equal(placed.headers.get('bourse-journal-seq'), null, 'the edge strips the sequence');
-      const read = await signed.get(OPEN_ORDERS, { query: { symbol: 'BTCUSDT' } });
-      assert.equal(read.body?.code, '00000');
-      assert.equal(read.headers.get('bourse-journal-seq'), null);
     },
   },
   {

@@ -48,7 +48,6 @@ export async function startExtraApp(
     rateLimits?: RateLimitConfig;
     enforceAccountMode?: boolean;
     relay?: Relay;
-    answerHeader?: () => readonly [string, string];
   } = {},
 ): Promise<ExtraApp> {
   const logs: string[] = [];
@@ -61,7 +60,6 @@ export async function startExtraApp(
     enforceAccountMode: options.enforceAccountMode ?? false,
     trustProxy: options.trustProxy ?? false,
     ...(options.relay ? { relay: options.relay } : {}),
-    ...(options.answerHeader ? { answerHeader: options.answerHeader } : {}),
   });
   const http = createServer({ keepAlive: true }, (request, response) => app.handle(request, response));
   const port = await listenOnLoopback(http);
