@@ -19,9 +19,8 @@ export function fundedSpotAccounts(
   wholeCatalogue = false,
 ): string[] {
   const catalogue = defaultCatalogue();
-  for (const instrument of wholeCatalogue
-    ? catalogue
-    : catalogue.filter((item) => item.category === 'SPOT')) {
+  const listed = wholeCatalogue ? catalogue : catalogue.filter((item) => item.category === 'SPOT');
+  for (const instrument of listed) {
     runner.run({ type: 'AddInstrument', timeMs: runner.tick(), instrument });
     const indexPrice = DEFAULT_INDEX_PRICES[instrument.baseCoin] ?? '1';
     const { category, symbol } = instrument;
