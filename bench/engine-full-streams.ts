@@ -32,6 +32,12 @@ const MIDDLE_TICKS = 100_000;
 const SYMBOL = 'BTCUSDT';
 /** Commands per simulated millisecond: the engine's clock moves, its hourly jobs do not run. */
 const COMMANDS_PER_MS = 1_000;
+/**
+ * BENCH_CATALOGUE=full lists the whole default catalogue (spot, margin, perpetual and delivery
+ * futures, as a fresh server does) rather than the spot instruments alone: the orders are the
+ * same, the clock jobs before each command see every instrument.
+ */
+const WHOLE_CATALOGUE = process.env.BENCH_CATALOGUE === 'full';
 
 export function priceOf(priceTicks: number): string {
   // 60,000.00 + (ticks − 100,000) × 0.10, in cents to stay exact.
@@ -102,7 +108,7 @@ function setupOf(recorder: Recorder, accounts: number, captured: Command[]): str
     },
     tick: () => recorder.tick(),
   };
-  return fundedSpotAccounts(capturing, accounts);
+  return fundedSpotAccounts(capturing, accounts, WHOLE_CATALOGUE);
 }
 
 /**

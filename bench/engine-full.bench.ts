@@ -5,6 +5,7 @@
 //   BENCH_RUNS=5 npm run bench:engine-full          # medians of 5 runs per engine and stream
 //   BENCH_ORDERS=200000 npm run bench:engine-full   # orders per stream (default 1,000,000)
 //   BENCH_STREAMS=crossing-1,crossing-20            # a subset (also exchange-core)
+//   BENCH_CATALOGUE=full                            # the whole default catalogue listed, not spot alone
 //
 // A command is one `Exchange.execute` call, events built and returned (then dropped):
 // - exchange-core: the engine bench's mix (bench/engine-stream.ts), one order, cancel or

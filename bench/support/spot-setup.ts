@@ -1,7 +1,8 @@
 /**
- * The start of a benchmark's command stream: the default catalogue's spot instruments with
- * their index prices, then `accounts` main accounts, each funded with plenty of USDT and BTC
- * on its spot wallet. Returns the accounts' uids.
+ * The start of a benchmark's command stream: the default catalogue's spot instruments (every
+ * instrument of it with `wholeCatalogue`, as a fresh server lists them) with their index
+ * prices, then `accounts` main accounts, each funded with plenty of USDT and BTC on its spot
+ * wallet. Returns the accounts' uids.
  */
 import type { Command } from '../../src/domain/commands.ts';
 import { DEFAULT_INDEX_PRICES, defaultCatalogue } from '../../src/engine/instruments/catalogue.ts';
@@ -12,8 +13,14 @@ export interface CommandRunner {
   tick(): number;
 }
 
-export function fundedSpotAccounts(runner: CommandRunner, accounts: number): string[] {
-  for (const instrument of defaultCatalogue().filter((item) => item.category === 'SPOT')) {
+export function fundedSpotAccounts(
+  runner: CommandRunner,
+  accounts: number,
+  wholeCatalogue = false,
+): string[] {
+  const catalogue = defaultCatalogue();
+  const listed = wholeCatalogue ? catalogue : catalogue.filter((item) => item.category === 'SPOT');
+  for (const instrument of listed) {
     runner.run({ type: 'AddInstrument', timeMs: runner.tick(), instrument });
     const indexPrice = DEFAULT_INDEX_PRICES[instrument.baseCoin] ?? '1';
     const { category, symbol } = instrument;

@@ -38,6 +38,7 @@ import { finish, tradingContext, type TradingContext } from './trading/trading-c
 import { closePositions } from './futures/close-positions.ts';
 import { settleDeliveriesDue } from './futures/delivery.ts';
 import { settleFundingDue, setFundingRate } from './futures/funding.ts';
+import { tradingJobsDueMs } from './futures/jobs-due.ts';
 import { enforceFuturesRisk } from './futures/liquidation.ts';
 import { setAssetMode } from './futures/union.ts';
 import { adjustMargin, setLeverage, setMarginMode, setPositionMode } from './futures/settings.ts';
@@ -150,12 +151,27 @@ function enforceRisk(trading: TradingContext): void {
   enforceFuturesRisk(trading);
 }
 
-/** Jobs on the clock that need the books: funding and delivery settlements. */
-function runTradingJobs(trading: TradingContext): void {
-  settleFundingDue(trading);
-  settleDeliveriesDue(trading);
-  finish(trading);
-}
+/**
+ * Commands that never list, change or remove an instrument nor touch a funding entry: the
+ * time the funding and delivery jobs fall due next, taken after the jobs last ran, still
+ * holds after them. Any other command makes the jobs walk the catalogue again.
+ */
+const KEEPS_TRADING_JOBS_DUE: ReadonlySet<Command['type']> = new Set<Command['type']>([
+  'PlaceOrders',
+  'CancelOrders',
+  'CancelAllOrders',
+  'ModifyOrder',
+  'ReplaceOrder',
+  'PlacePlanOrders',
+  'CancelPlanOrders',
+  'ModifyPlanOrder',
+  'ReplacePlanGroup',
+  'Deposit',
+  'Withdraw',
+  'TransferFunds',
+  'CreateAccount',
+  'SetIndexPrice',
+]);
 
 /** Jobs that run when the clock passes an hour: interest, and forgetting old clientOids. */
 function runClockJobs(context: Context): void {
@@ -173,6 +189,12 @@ export class Exchange {
   /** Kept from command to command (see enterTime). */
   private readonly touched = new Map<string, Order>();
   private readonly opened = new Set<string>();
+  /**
+   * When the funding or delivery jobs next have anything to do (futures/jobs-due.ts): before
+   * it they are skipped. −∞ until the jobs have walked the catalogue, and after any command
+   * that may change it (KEEPS_TRADING_JOBS_DUE). Derived, not state: a fresh engine walks once.
+   */
+  private tradingJobsDueMs = -Infinity;
 
   constructor(public readonly state: EngineState = createState()) {
     // A snapshot written by an older build lacks the fields added since: they start empty.
@@ -198,6 +220,15 @@ export class Exchange {
   }
 
   private run(command: Command, events: EngineEvent[] | null): Outcome<unknown> {
+    try {
+      return this.runCommand(command, events);
+    } finally {
+      // After the command, thrown or not: the next one's jobs see what it changed.
+      if (!KEEPS_TRADING_JOBS_DUE.has(command.type)) this.tradingJobsDueMs = -Infinity;
+    }
+  }
+
+  private runCommand(command: Command, events: EngineEvent[] | null): Outcome<unknown> {
     if (command.type === 'AdvanceClock' && command.path && command.path.length > 0) {
       return this.walk(command, command.path, events);
     }
@@ -224,8 +255,18 @@ export class Exchange {
     const trading = reuse
       ? tradingContext(context, this.books, this.touched, this.opened)
       : tradingContext(context, this.books);
-    runTradingJobs(trading);
+    this.runTradingJobs(trading);
     return trading;
+  }
+
+  /** Jobs on the clock that need the books: funding and delivery settlements, when due. */
+  private runTradingJobs(trading: TradingContext): void {
+    if (trading.context.nowMs >= this.tradingJobsDueMs) {
+      settleFundingDue(trading);
+      settleDeliveriesDue(trading);
+      this.tradingJobsDueMs = tradingJobsDueMs(this.state);
+    }
+    finish(trading);
   }
 
   /**
