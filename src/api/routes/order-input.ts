@@ -46,7 +46,10 @@ function withOptional(
 
 export function v3Category(fields: Fields): Category {
   const text = requiredString(fields, 'category');
-  const category = parseCategory(text, V3_CATEGORIES);
+  // The venue's spelling (most clients send it) is found without upper-casing the text.
+  const category = V3_CATEGORIES.includes(text as Category)
+    ? (text as Category)
+    : parseCategory(text, V3_CATEGORIES);
   if (!category) reject('PARAM_ERROR', 'category');
   return category;
 }

@@ -83,6 +83,28 @@ test('v3 place-batch reads the preset, position and trigger fields of an item th
   );
 });
 
+test('v3 place-batch reads a category in any case, items spelling it differently naming one category', async (t) => {
+  const client = await fundedTrader(t);
+
+  const answers = data<{ orderId: string | null; clientOid: string; code?: string }[]>(
+    await client.post('/api/v3/trade/place-batch', {
+      body: [
+        spotBuy('upper', '50000'),
+        { ...spotBuy('lower', '50000'), category: 'spot' },
+        { ...spotBuy('mixed', '50000'), category: 'Spot' },
+      ],
+    }),
+  );
+  assert.deepEqual(
+    answers.map((answer) => [answer.clientOid, answer.orderId === null, answer.code ?? 'placed']),
+    [
+      ['upper', false, 'placed'],
+      ['lower', false, 'placed'],
+      ['mixed', false, 'placed'],
+    ],
+  );
+});
+
 test('v3 place-batch naming two categories is refused whole', async (t) => {
   const client = await fundedTrader(t);
 
