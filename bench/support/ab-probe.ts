@@ -3,8 +3,8 @@
  * another checkout (BENCH_OLD_TREE) and this one, both up at once, loaded alternately with
  * the place-batch entry body: per round a closed loop and a paced run at BENCH_RATE
  * requests/s (2,500: 50,000 orders/s), BENCH_REPS rounds of BENCH_DURATION_MS (4,000) each;
- * prints the medians, with the CPU time per order of each server's process (Linux), which
- * moves far less than throughput when other work shares the machine. On a machine whose
+ * prints the medians, with the CPU time per order of each server's process and of its main
+ * thread (Linux), which move far less than throughput when other work shares the machine. On a machine whose
  * speed drifts, this is the figure that says what a change did.
  *
  *   git worktree add /tmp/old <rev> && ln -s "$PWD/node_modules" /tmp/old/node_modules
@@ -26,7 +26,7 @@ import {
 } from './bourse-child.ts';
 import { ORDERS_PER_REQUEST } from './order-batch.ts';
 import { entryLoad } from './order-load.ts';
-import { processCpuMs } from './thread-cpu.ts';
+import { processCpuMs, threadCpuMs } from './thread-cpu.ts';
 
 const oldTree = process.env.BENCH_OLD_TREE;
 if (!oldTree) throw new Error('BENCH_OLD_TREE names the other checkout');
@@ -53,18 +53,22 @@ const figures = new Map(
       p50: [] as number[],
       p99: [] as number[],
       cpu: [] as number[],
+      mainCpu: [] as number[],
       pacedCpu: [] as number[],
     },
   ]),
 );
 
-/** A run against `child`, with the CPU its process spent per order served (µs). */
+/** A run against `child`, with the CPU its process and its main thread spent per order served (µs). */
 async function measured(child: BourseChild, ratePerSecond: number) {
   const pid = child.process.pid ?? 0;
   const before = processCpuMs([pid]).get(pid) ?? 0;
+  const mainBefore = threadCpuMs(pid).get(pid) ?? 0;
   const result = await entryLoad(child, ratePerSecond, durationMs);
   const cpuMs = (processCpuMs([pid]).get(pid) ?? 0) - before;
-  return { ...result, cpuMicrosPerOrder: (cpuMs * 1000) / Math.max(1, result.requests * ORDERS_PER_REQUEST) };
+  const mainMs = (threadCpuMs(pid).get(pid) ?? 0) - mainBefore;
+  const perOrder = (ms: number) => (ms * 1000) / Math.max(1, result.requests * ORDERS_PER_REQUEST);
+  return { ...result, cpuMicrosPerOrder: perOrder(cpuMs), mainCpuMicrosPerOrder: perOrder(mainMs) };
 }
 
 try {
@@ -77,12 +81,13 @@ try {
       const figure = figures.get(name);
       figure?.closed.push(closed.requestsPerSecond * ORDERS_PER_REQUEST);
       figure?.cpu.push(closed.cpuMicrosPerOrder);
+      figure?.mainCpu.push(closed.mainCpuMicrosPerOrder);
       figure?.pacedCpu.push(paced.cpuMicrosPerOrder);
       figure?.p50.push(paced.p50Ms);
       figure?.p99.push(paced.p99Ms);
       process.stderr.write(
         `${name}: closed ${Math.round(closed.requestsPerSecond * ORDERS_PER_REQUEST)} orders/s ` +
-          `(${closed.cpuMicrosPerOrder.toFixed(1)} µs CPU/order), at ${rate * ORDERS_PER_REQUEST} orders/s ` +
+          `(${closed.cpuMicrosPerOrder.toFixed(1)} µs CPU/order, main thread ${closed.mainCpuMicrosPerOrder.toFixed(1)}), at ${rate * ORDERS_PER_REQUEST} orders/s ` +
           `p50 ${paced.p50Ms.toFixed(1)} ms, p99 ${paced.p99Ms.toFixed(1)} ms ` +
           `(${paced.cpuMicrosPerOrder.toFixed(1)} µs CPU/order)\n`,
       );
@@ -91,7 +96,7 @@ try {
   for (const [name, figure] of figures) {
     process.stdout.write(
       `${name}: closed loop median ${Math.round(median(figure.closed))} orders/s ` +
-        `(${median(figure.cpu).toFixed(1)} µs CPU/order), ` +
+        `(${median(figure.cpu).toFixed(1)} µs CPU/order, main thread ${median(figure.mainCpu).toFixed(1)}), ` +
         `at ${rate * ORDERS_PER_REQUEST} orders/s median p50 ${median(figure.p50).toFixed(1)} ms, ` +
         `p99 ${median(figure.p99).toFixed(1)} ms (${median(figure.pacedCpu).toFixed(1)} µs CPU/order)\n`,
     );

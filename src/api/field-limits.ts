@@ -27,8 +27,12 @@ const CLIENT_OID_FIELDS: ReadonlySet<string> = new Set(['clientOid', 'newClientO
 const ADDRESS_FIELDS: ReadonlySet<string> = new Set(['address', 'fromAddress']);
 export const MAX_ADDRESS_LENGTH = 128;
 
+const SMALLEST_BOUND = Math.min(MAX_FIELD_LENGTH, MAX_CLIENT_OID_LENGTH, MAX_ADDRESS_LENGTH);
+
 /** The failure for `value` in field `name` when it is too long; null when it fits. */
 export function fieldTooLong(name: string, value: string): Failure | null {
+  // Within the smallest bound, a text fits whatever its field: no name looked up (most texts).
+  if (value.length <= SMALLEST_BOUND) return null;
   if (CLIENT_OID_FIELDS.has(name)) {
     return value.length > MAX_CLIENT_OID_LENGTH ? { code: 'CLIENT_OID_TOO_LONG', params: [name] } : null;
   }

@@ -49,6 +49,9 @@ export function optionalEnum<T extends string>(
 ): T | undefined {
   const value = optionalString(fields, name);
   if (value === undefined) return undefined;
+  // Most clients send the listed spelling: found without lower-casing every candidate.
+  const exact = values.indexOf(value as T);
+  if (exact >= 0) return values[exact];
   const lower = value.toLowerCase();
   const match = values.find((candidate) => candidate.toLowerCase() === lower);
   if (match === undefined) reject('PARAM_ERROR', name);

@@ -19,7 +19,7 @@ import { TRIGGER_TYPES, type PlanPreset } from '../../domain/plan.ts';
 import { optionalDecimal, optionalEnum, optionalString, type Fields } from '../params.ts';
 import { reject } from '../request.ts';
 import { isZero } from './plan-input.ts';
-import { legOf, presetOfLeg } from './strategy-input.ts';
+import { LEG_FIELDS, legOf, presetOfLeg } from './strategy-input.ts';
 
 type Presets = Pick<OrderRequest, 'takeProfit' | 'stopLoss'>;
 
@@ -57,10 +57,10 @@ export function v2MixPresets(fields: Fields, request: OrderRequest, closing: boo
 /** A v3 TP or SL leg of a new order; its other fields without the trigger price are refused. */
 function v3Preset(fields: Fields, prefix: 'tp' | 'sl'): PlanPreset | undefined {
   const leg = legOf(fields, prefix);
-  const name = prefix === 'tp' ? 'takeProfit' : 'stopLoss';
-  if (leg === undefined && optionalDecimal(fields, name) === undefined) {
-    for (const suffix of ['TriggerBy', 'OrderType', 'LimitPrice'])
-      if (optionalString(fields, `${prefix}${suffix}`) !== undefined) reject('PARAM_EMPTY', name);
+  const names = LEG_FIELDS[prefix];
+  if (leg === undefined && optionalDecimal(fields, names.price) === undefined) {
+    for (const name of [names.triggerBy, names.orderType, names.limitPrice])
+      if (optionalString(fields, name) !== undefined) reject('PARAM_EMPTY', names.price);
   }
   return presetOfLeg(leg);
 }

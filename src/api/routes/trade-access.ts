@@ -30,7 +30,11 @@ export function namedCategories(request: ApiRequest): Category[] {
   );
   texts.push(request.query.category);
   const found = new Set<Category>();
+  // A batch's items mostly name the same category: each text is read once.
+  let previous: unknown;
   for (const text of texts) {
+    if (text === previous) continue;
+    previous = text;
     const category = typeof text === 'string' ? parseCategory(text, V3_CATEGORIES) : null;
     if (category) found.add(category);
   }

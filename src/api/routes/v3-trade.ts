@@ -15,6 +15,7 @@ import { v3Fill, v3Order } from '../wire/orders.ts';
 import {
   echoedClientOid,
   failureText,
+  isPlainV3Order,
   parsedValues,
   parseItem,
   parseV3Order,
@@ -102,7 +103,7 @@ export function v3TradeRoutes(services: Services): Route[] {
         const parsed = items.map((item) =>
           parseItem(() => {
             const fields = asObject(item, 'order');
-            if (orderTriggerOf(fields) !== undefined)
+            if (!isPlainV3Order(fields) && orderTriggerOf(fields) !== undefined)
               reject('FIELD_UNSERVED', 'triggerPrice', BATCH_TRIGGER_WHY);
             return parseV3Order(item);
           }),

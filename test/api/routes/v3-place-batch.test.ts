@@ -51,6 +51,60 @@ test('v3 place-batch answers a malformed item in its place and places the rest i
   assert.deepEqual(open.list.map((order) => order.clientOid).sort(), ['first', 'third']);
 });
 
+test('v3 place-batch reads the preset, position and trigger fields of an item that carries any', async (t) => {
+  const client = await fundedTrader(t);
+
+  // Items with only the plain fields skip those reads; these carry one each, so each must be read.
+  const answers = data<{ orderId: string | null; clientOid: string; code?: string; msg?: string }[]>(
+    await client.post('/api/v3/trade/place-batch', {
+      body: [
+        spotBuy('plain', '50000'),
+        { ...spotBuy('trigger-by-alone', '50000'), tpTriggerBy: 'mark' },
+        { ...spotBuy('trigger', '50000'), triggerPrice: '49000' },
+        { ...spotBuy('pos-side', '50000'), posSide: 'middle' },
+        { ...spotBuy('limit-alone', '50000'), slLimitPrice: '48000' },
+      ],
+    }),
+  );
+  assert.deepEqual(
+    answers.map((answer) => [answer.clientOid, answer.orderId === null, answer.code ?? 'placed', answer.msg]),
+    [
+      ['plain', false, 'placed', undefined],
+      ['trigger-by-alone', true, '40019', 'Parameter takeProfit cannot be empty'],
+      [
+        'trigger',
+        true,
+        '40020',
+        'Parameter triggerPrice error: a trigger order is placed alone, with place-order or place-strategy-order',
+      ],
+      ['pos-side', true, '40020', 'Parameter posSide error'],
+      ['limit-alone', true, '40019', 'Parameter stopLoss cannot be empty'],
+    ],
+  );
+});
+
+test('v3 place-batch reads a category in any case, items spelling it differently naming one category', async (t) => {
+  const client = await fundedTrader(t);
+
+  const answers = data<{ orderId: string | null; clientOid: string; code?: string }[]>(
+    await client.post('/api/v3/trade/place-batch', {
+      body: [
+        spotBuy('upper', '50000'),
+        { ...spotBuy('lower', '50000'), category: 'spot' },
+        { ...spotBuy('mixed', '50000'), category: 'Spot' },
+      ],
+    }),
+  );
+  assert.deepEqual(
+    answers.map((answer) => [answer.clientOid, answer.orderId === null, answer.code ?? 'placed']),
+    [
+      ['upper', false, 'placed'],
+      ['lower', false, 'placed'],
+      ['mixed', false, 'placed'],
+    ],
+  );
+});
+
 test('v3 place-batch naming two categories is refused whole', async (t) => {
   const client = await fundedTrader(t);
 
