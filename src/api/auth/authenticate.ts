@@ -45,6 +45,13 @@ export class Authenticator {
   private readonly opened = new Map<string, OpenedKey>();
   private readonly passphrases = new PassphraseCache();
   private readonly failures: AuthFailures;
+  /**
+   * Checks running, by key, passphrase and passphrase hash: a client that opens many
+   * connections and sends on each at once waits for its first check rather than paying a
+   * scrypt per connection or meeting the limit on checks in progress. Entries live only while
+   * their check runs, and the failure limits bound how many run.
+   */
+  private readonly running = new Map<string, Promise<'right' | 'wrong'>>();
 
   constructor(private readonly options: AuthOptions) {
     this.failures = new AuthFailures(options.failureLimits ?? DEFAULT_AUTH_FAILURE_LIMITS);
@@ -127,7 +134,16 @@ export class Authenticator {
     ip: string,
   ): Promise<PassphraseVerdict> {
     if (this.passphrases.has(key, passphrase)) return 'right';
+    const name = this.passphrases.checkName(key, passphrase);
+    const running = this.running.get(name);
+    if (running) return running;
     if (!this.failures.admit(key.apiKey, ip, this.options.wallNow())) return 'limited';
+    const check = this.verify(key, passphrase, ip).finally(() => this.running.delete(name));
+    this.running.set(name, check);
+    return check;
+  }
+
+  private async verify(key: ApiKeyRecord, passphrase: string, ip: string): Promise<'right' | 'wrong'> {
     if (!(await verifyPassphrase(passphrase, key.passphraseHash))) return 'wrong';
     this.failures.succeeded(key.apiKey, ip);
     this.passphrases.remember(key, passphrase);

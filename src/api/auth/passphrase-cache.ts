@@ -37,6 +37,14 @@ export class PassphraseCache {
     return timingSafeEqual(entry.tag, this.tag(key.apiKey, passphrase));
   }
 
+  /**
+   * Names a check of `passphrase` against the key as it stands (its hash included), without
+   * holding the passphrase itself: the same tag as an entry, as text.
+   */
+  checkName(key: ApiKeyRecord, passphrase: string): string {
+    return `${key.passphraseHash}\0${this.tag(key.apiKey, passphrase).toString('base64')}`;
+  }
+
   remember(key: ApiKeyRecord, passphrase: string): void {
     this.verified.set(key.apiKey, {
       tag: this.tag(key.apiKey, passphrase),

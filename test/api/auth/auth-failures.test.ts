@@ -22,6 +22,16 @@ async function codes(client: SigningClient, ip: string, count: number): Promise<
   return answers.map((answer) => String(answer.body?.code));
 }
 
+/** `count` requests at once to `url`, each with a passphrase of its own (none of them right). */
+async function guesses(url: string, key: ApiCredentials, ip: string, count: number): Promise<string[]> {
+  const answers = await Promise.all(
+    Array.from({ length: count }, (_, n) =>
+      new SigningClient(url, { ...key, passphrase: `wrong-${ip}-${n}` }).get(INFO, from(ip)),
+    ),
+  );
+  return answers.map((answer) => String(answer.body?.code));
+}
+
 function tally(list: string[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const item of list) counts[item] = (counts[item] ?? 0) + 1;
@@ -45,10 +55,29 @@ test('AuthFailures when checks fail counts them per key and per IP, and a succes
 test('signed requests when a known key is sent with wrong passphrases are limited before the scrypt', async (t) => {
   const server = await serverFor(t, { env: { BOURSE_TRUST_PROXY: 'true' } });
   const { apiKey, secretKey, passphrase } = server.credentials;
-  const wrong = new SigningClient(server.url, { apiKey, secretKey, passphrase: 'wrong-passphrase' });
+  const key = { apiKey, secretKey, passphrase };
   // Sent at once: the checks in flight count, not only the ones that have finished.
-  assert.deepEqual(tally(await codes(wrong, '10.0.0.1', 25)), { '40012': 10, '429': 15 });
-  assert.deepEqual(tally(await codes(wrong, '10.0.0.2', 3)), { '429': 3 }, 'the key is limited from any IP');
+  assert.deepEqual(tally(await guesses(server.url, key, '10.0.0.1', 25)), { '40012': 10, '429': 15 });
+  assert.deepEqual(
+    tally(await guesses(server.url, key, '10.0.0.2', 3)),
+    { '429': 3 },
+    'the key is limited from any IP',
+  );
+  // The same wrong passphrase sent again and again at once is one check: one failure counted.
+  const repeated = new SigningClient(server.url, { ...key, passphrase: 'wrong-again' });
+  const fresh = await serverFor(t, { env: { BOURSE_TRUST_PROXY: 'true' } });
+  const freshRepeated = new SigningClient(fresh.url, {
+    apiKey: fresh.credentials.apiKey,
+    secretKey: fresh.credentials.secretKey,
+    passphrase: 'wrong-again',
+  });
+  assert.deepEqual(tally(await codes(freshRepeated, '10.0.1.1', 25)), { '40012': 25 });
+  assert.equal(
+    (await new SigningClient(fresh.url, fresh.credentials).get(INFO, from('10.0.1.2'))).body?.code,
+    '00000',
+    'one failure counted: the owner is still let in',
+  );
+  assert.equal((await repeated.get(INFO, from('10.0.0.4'))).body?.code, '429');
 
   const honest = new SigningClient(server.url, { apiKey, secretKey, passphrase });
   const operator = new OperatorClient(server.url, TEST_OPERATOR_TOKEN);
@@ -60,6 +89,13 @@ test('signed requests when a known key is sent with wrong passphrases are limite
     '429',
     'an unverified passphrase waits',
   );
+});
+
+test('signed requests when a client opens many connections and signs on each at once all pass: one check is made', async (t) => {
+  const server = await serverFor(t, { env: { BOURSE_TRUST_PROXY: 'true' } });
+  const client = new SigningClient(server.url, server.credentials);
+  // More than the per-key limit (10) on checks in progress: they wait for the first check.
+  assert.deepEqual(tally(await codes(client, '10.0.2.1', 32)), { '00000': 32 });
 });
 
 test('signed requests when one IP fails with many keys are limited per IP; a verified passphrase still passes', async (t) => {
@@ -75,8 +111,7 @@ test('signed requests when one IP fails with many keys are limited per IP; a ver
   const honest = new SigningClient(server.url, { apiKey, secretKey, passphrase });
   assert.equal((await honest.get(INFO, from('10.0.0.5'))).body?.code, '00000');
   const victim = (await accountWithKey(operator)).key as ApiCredentials;
-  const wrong = new SigningClient(server.url, { ...victim, passphrase: 'wrong-passphrase' });
-  assert.deepEqual(tally(await codes(wrong, '10.0.0.5', 6)), { '40012': 4, '429': 2 });
+  assert.deepEqual(tally(await guesses(server.url, victim, '10.0.0.5', 6)), { '40012': 4, '429': 2 });
   assert.equal(
     (await honest.get(INFO, from('10.0.0.5'))).body?.code,
     '00000',
