@@ -20,63 +20,17 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import type { Command, OrderRequest } from '../src/domain/commands.ts';
-import { Exchange } from '../src/engine/exchange.ts';
 import { encode } from '../src/persistence/codec.ts';
 import { journalRowsOf, projectionRowsOf } from '../src/persistence/journal-record.ts';
 import type { JournalEntry } from '../src/ports/store.ts';
 import { median } from './support/bourse-child.ts';
+import { placeBatchItems, Recorder } from './support/journal-recorder.ts';
 import { ORDERS_PER_REQUEST, type Workload } from './support/order-batch.ts';
 import { fundedSpotAccounts } from './support/spot-setup.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 40);
 const PER_BATCH = 50;
-
-class Recorder {
-  readonly exchange = new Exchange();
-  entries: JournalEntry[] = [];
-  seq = 0;
-  timeMs = Date.UTC(2026, 10, 1);
-
-  run(command: Command): unknown {
-    const { outcome, events } = this.exchange.execute(command);
-    if (!outcome.ok) throw new Error(`${command.type} failed: ${outcome.code}`);
-    this.seq += 1;
-    this.entries.push({ seq: this.seq, command, events });
-    return outcome.value;
-  }
-
-  tick(): number {
-    return (this.timeMs += 1);
-  }
-
-  take(): JournalEntry[] {
-    const entries = this.entries;
-    this.entries = [];
-    return entries;
-  }
-}
-
-function items(workload: Workload): OrderRequest[] {
-  const list: OrderRequest[] = [];
-  for (let pair = 0; pair < ORDERS_PER_REQUEST / 2; pair += 1) {
-    for (const side of ['buy', 'sell'] as const) {
-      const price = workload === 'crossing' ? '60000' : side === 'buy' ? '59000' : '61000';
-      const timeInForce = workload === 'crossing' ? 'gtc' : 'ioc';
-      list.push({
-        symbol: 'BTCUSDT',
-        side,
-        orderType: 'limit',
-        timeInForce,
-        stpMode: 'none',
-        price,
-        quantity: '0.0001',
-      });
-    }
-  }
-  return list;
-}
 
 function batchesOf(workload: Workload): JournalEntry[][] {
   const recorder = new Recorder();
@@ -91,7 +45,7 @@ function batchesOf(workload: Workload): JournalEntry[][] {
         timeMs: recorder.tick(),
         uid,
         category: 'SPOT',
-        items: items(workload),
+        items: placeBatchItems(workload),
       });
     }
     batches.push(recorder.take());

@@ -26,13 +26,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import type { Command, OrderRequest } from '../src/domain/commands.ts';
-import { Exchange } from '../src/engine/exchange.ts';
 import type { AnyStore } from '../src/persistence/open-store.ts';
 import { openPostgresStore } from '../src/persistence/postgres/postgres-store.ts';
 import { openSqliteStore } from '../src/persistence/sqlite/sqlite-store.ts';
 import type { JournalEntry } from '../src/ports/store.ts';
 import { benchDatabase, median } from './support/bourse-child.ts';
+import { placeBatchItems, Recorder } from './support/journal-recorder.ts';
 import { ORDERS_PER_REQUEST, type Workload } from './support/order-batch.ts';
 
 const STORES = (process.env.BENCH_STORES ?? 'sqlite,sqlite-thread,postgres').split(',').filter(Boolean);
@@ -41,56 +40,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const APPENDS = Number(process.env.BENCH_APPENDS ?? 30);
 const PER_APPEND = Number(process.env.BENCH_COMMANDS_PER_APPEND ?? 50);
 const ACCOUNTS = 8;
-const T0 = Date.UTC(2026, 10, 1);
-
-/** A live engine whose commands are kept as journal entries with their events. */
-class Recorder {
-  readonly exchange = new Exchange();
-  entries: JournalEntry[] = [];
-  seq = 0;
-  timeMs = T0;
-
-  run(command: Command): unknown {
-    const { outcome, events } = this.exchange.execute(command);
-    if (!outcome.ok) throw new Error(`${command.type} failed: ${outcome.code}`);
-    const refused =
-      Array.isArray(outcome.value) && outcome.value.find((item: { code?: string }) => item.code);
-    if (refused) throw new Error(`${command.type} item refused: ${JSON.stringify(refused)}`);
-    this.seq += 1;
-    this.entries.push({ seq: this.seq, command, events });
-    return outcome.value;
-  }
-
-  tick(): number {
-    return (this.timeMs += 1);
-  }
-
-  take(): JournalEntry[] {
-    const entries = this.entries;
-    this.entries = [];
-    return entries;
-  }
-}
-
-/** The items of one place-batch request (bench/support/order-batch.ts), as the route parses them. */
-function items(workload: Workload): OrderRequest[] {
-  const list: OrderRequest[] = [];
-  for (let pair = 0; pair < ORDERS_PER_REQUEST / 2; pair += 1) {
-    for (const side of ['buy', 'sell'] as const) {
-      const price = workload === 'crossing' ? '60000' : side === 'buy' ? '59000' : '61000';
-      list.push({
-        symbol: 'BTCUSDT',
-        side,
-        orderType: 'limit',
-        timeInForce: workload === 'crossing' ? 'gtc' : 'ioc',
-        stpMode: 'none',
-        price,
-        quantity: '0.0001',
-      });
-    }
-  }
-  return list;
-}
 
 /** Appends of PER_APPEND place-batch commands each, from a live engine. */
 function appendsOf(recorder: Recorder, uids: string[], workload: Workload, count: number): JournalEntry[][] {
@@ -103,7 +52,7 @@ function appendsOf(recorder: Recorder, uids: string[], workload: Workload, count
         timeMs: recorder.tick(),
         uid,
         category: 'SPOT',
-        items: items(workload),
+        items: placeBatchItems(workload),
       });
     }
     appends.push(recorder.take());
