@@ -19,23 +19,13 @@
  * Settings: BENCH_DURATION_MS (3000), BENCH_CONNECTIONS (30), BENCH_KILLS (5), BENCH_WS_CLIENTS (30),
  * BENCH_RUNS (3), BENCH_PARTS (`orders,ws,failover`: the measures to run).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { connect as natsConnect } from 'nats';
 import WebSocket from 'ws';
 import { streamNameOf } from '../src/cluster/entry-stream.ts';
-import {
-  benchDatabase,
-  freePort,
-  median,
-  REPO_ROOT,
-  startBourseChild,
-  type Trader,
-} from './support/bourse-child.ts';
+import { benchDatabase, median, startBourseChild, type Trader } from './support/bourse-child.ts';
 import { orderBatch, ORDERS_PER_REQUEST, type Workload } from './support/order-batch.ts';
+import { spawnNode, type Node } from './support/cluster-node.ts';
 import { runOrderLoad } from './support/order-load.ts';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 3000);
@@ -45,43 +35,6 @@ const WS_CLIENTS = Number(process.env.BENCH_WS_CLIENTS ?? 30);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'orders,ws,failover').split(','));
-
-interface Node {
-  port: number;
-  url: string;
-  child: ChildProcess;
-  output(): string;
-  stop(signal?: NodeJS.Signals): Promise<void>;
-}
-
-async function spawnNode(env: Record<string, string>, ready: string): Promise<Node> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bourse-cluster-bench-'));
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), BOURSE_DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (let waited = 0; !output.includes(ready); waited += 20) {
-    if (waited > 60_000 || child.exitCode !== null) throw new Error(`did not start: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return {
-    port,
-    url: `http://127.0.0.1:${port}`,
-    child,
-    output: () => output,
-    async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 async function readyStatus(url: string): Promise<string | null> {
   try {

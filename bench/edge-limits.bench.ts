@@ -12,55 +12,20 @@
  *
  * Settings: BENCH_DURATION_MS (3000), BENCH_CONNECTIONS (30), BENCH_RUNS (5).
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { RateLimiter } from '../src/api/rate-limit.ts';
 import { SharedRateLimiter } from '../src/cluster/shared-rate-limit.ts';
-import {
-  benchDatabase,
-  freePort,
-  median,
-  REPO_ROOT,
-  startBourseChild,
-  type Trader,
-} from './support/bourse-child.ts';
+import { benchDatabase, median, startBourseChild, type Trader } from './support/bourse-child.ts';
 import { orderBatch, ORDERS_PER_REQUEST } from './support/order-batch.ts';
+import { spawnNode } from './support/cluster-node.ts';
 import { runOrderLoad } from './support/order-load.ts';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 3000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 30);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-
-/** An edge as a child process; resolves once it listens. */
-async function startEdge(env: Record<string, string>) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bourse-edge-bench-'));
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), BOURSE_DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  for (let waited = 0; !output.includes('edge is listening'); waited += 20) {
-    if (waited > 60_000 || child.exitCode !== null) throw new Error(`the edge did not start: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return {
-    port,
-    stop() {
-      child.kill('SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** `allow` calls per second over `callers` subjects for about `durationMs`. */
 async function decisionsPerSecond(
@@ -176,14 +141,14 @@ async function main(): Promise<void> {
     const edges = [
       {
         label: 'through an edge, limits off',
-        edge: await startEdge({ ...edgeEnv, BOURSE_RATE_LIMITS: 'off' }),
+        edge: await spawnNode({ ...edgeEnv, BOURSE_RATE_LIMITS: 'off' }, 'edge is listening'),
       },
       {
         label: 'through an edge, shared limits counted',
-        edge: await startEdge({ ...edgeEnv, BOURSE_RATE_LIMITS: 'x100000' }),
+        edge: await spawnNode({ ...edgeEnv, BOURSE_RATE_LIMITS: 'x100000' }, 'edge is listening'),
       },
     ];
-    for (const { edge } of edges) cleanups.push(async () => edge.stop());
+    for (const { edge } of edges) cleanups.push(() => edge.stop('SIGKILL'));
     const measure = async (port: number, connections: number, durationMs: number) => {
       const result = await runOrderLoad({
         host: '127.0.0.1',
