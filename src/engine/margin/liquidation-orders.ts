@@ -18,14 +18,37 @@ export interface LiquidationFill {
   lots: number;
 }
 
-function validOrder(instrument: Instrument, lots: number, quoteAmount: bigint): ValidOrder {
-  return {
+/**
+ * Holds `hold` in the wallet and runs one liquidation market order of `lots` (a buy also
+ * spends at most `quoteAmount`); what it filled.
+ */
+function placeLiquidation(
+  trading: TradingContext,
+  uid: string,
+  wallet: string,
+  instrument: Instrument,
+  order: { side: 'buy' | 'sell'; lots: number; quoteAmount: bigint; hold: { coin: string; amount: bigint } },
+): LiquidationFill {
+  freeze(trading.context, uid, wallet, order.hold.coin, order.hold.amount);
+  const valid: ValidOrder = {
     instrument,
     key: instrumentKey('MARGIN', instrument.symbol),
     priceTicks: 0,
-    quantityLots: lots,
-    quoteAmount,
+    quantityLots: order.lots,
+    quoteAmount: order.quoteAmount,
   };
+  const placed = openOrder(trading, {
+    uid,
+    clientOid: '',
+    category: 'MARGIN',
+    wallet,
+    request: { side: order.side, orderType: 'market', timeInForce: 'ioc', stpMode: 'none' },
+    valid,
+    hold: order.hold,
+    source: 'liquidation',
+  });
+  execute(trading, valid, placed);
+  return { filled: placed.filledLots > 0, lots: placed.filledLots };
 }
 
 /** Sells up to `lots` of the wallet's base coin at market (at most what the wallet holds). */
@@ -42,20 +65,12 @@ export function sellBase(
   const selling = Math.min(lots, most);
   if (selling <= 0) return { filled: false, lots: 0 };
   const amount = lotMoney * BigInt(selling);
-  freeze(trading.context, uid, wallet, instrument.baseCoin, amount);
-  const valid = validOrder(instrument, selling, 0n);
-  const order = openOrder(trading, {
-    uid,
-    clientOid: '',
-    category: 'MARGIN',
-    wallet,
-    request: { side: 'sell', orderType: 'market', timeInForce: 'ioc', stpMode: 'none' },
-    valid,
+  return placeLiquidation(trading, uid, wallet, instrument, {
+    side: 'sell',
+    lots: selling,
+    quoteAmount: 0n,
     hold: { coin: instrument.baseCoin, amount },
-    source: 'liquidation',
   });
-  execute(trading, valid, order);
-  return { filled: order.filledLots > 0, lots: order.filledLots };
 }
 
 /**
@@ -72,18 +87,10 @@ export function buyBase(
 ): LiquidationFill {
   const budget = readBalance(trading.context.state, uid, wallet, instrument.quoteCoin).available;
   if (lots <= 0 || budget <= 0n) return { filled: false, lots: 0 };
-  freeze(trading.context, uid, wallet, instrument.quoteCoin, budget);
-  const valid = validOrder(instrument, lots, budget);
-  const order = openOrder(trading, {
-    uid,
-    clientOid: '',
-    category: 'MARGIN',
-    wallet,
-    request: { side: 'buy', orderType: 'market', timeInForce: 'ioc', stpMode: 'none' },
-    valid,
+  return placeLiquidation(trading, uid, wallet, instrument, {
+    side: 'buy',
+    lots,
+    quoteAmount: budget,
     hold: { coin: instrument.quoteCoin, amount: budget },
-    source: 'liquidation',
   });
-  execute(trading, valid, order);
-  return { filled: order.filledLots > 0, lots: order.filledLots };
 }
