@@ -40,7 +40,7 @@ export class FollowLoop {
     this.waiters = [];
   }
 
-  /** The follower applied entries outside a round (from the entry stream): wakes who waits for them. */
+  /** Wakes the reads whose wait is over: after each round, and when the follower applied entries outside one (from the entry stream). */
   advanced(): void {
     const waiting = this.waiters;
     this.waiters = waiting.filter((waiter) => !waiter.done());
@@ -102,9 +102,7 @@ export class FollowLoop {
       this.running = false;
       // A failed read is no round: what it should have read may still be unread.
       if (read) this.finished = this.started;
-      const waiting = this.waiters;
-      this.waiters = waiting.filter((waiter) => !waiter.done());
-      for (const waiter of waiting) if (waiter.done()) waiter.wake();
+      this.advanced();
       // Someone still waits: read again at once rather than after the interval.
       this.schedule(read && this.waiters.length > 0 ? 0 : this.everyMs);
     }
