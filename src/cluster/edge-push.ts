@@ -38,8 +38,6 @@ export interface EdgePush {
   readonly services: Services;
   /** The follower's rounds, which reads wait on (read-your-writes). */
   readonly rounds: FollowLoop;
-  /** Times the journal was replaced under the follower (the operator's reset): sequences start over. */
-  readonly resets: number;
   /** The followed engine's state at `seq`. */
   readonly state: EngineState;
   /** Records applied from the stream, copies dropped, reads of the store (stream-follow.ts). */
@@ -126,9 +124,6 @@ export async function startEdgePush(
   return {
     get seq() {
       return follower.seq;
-    },
-    get resets() {
-      return restarts;
     },
     get state() {
       return follower.recovered.exchange.state;
