@@ -10,6 +10,7 @@
  *   git worktree add /tmp/old <rev> && ln -s "$PWD/node_modules" /tmp/old/node_modules
  *   BENCH_OLD_TREE=/tmp/old BENCH_REPS=5 npx tsx bench/support/ab-probe.ts
  *
+ * BENCH_WORKLOAD=crossing loads both with the body whose every order fills instead.
  * BENCH_STORE=postgres runs both on PostgreSQL, each on a database of its own made for the run.
  * BENCH_OTHER_ENV and BENCH_THIS_ENV (JSON) add environment to either server: with
  * BENCH_OLD_TREE=. the same code is compared under two settings (e.g. the metrics:
@@ -24,7 +25,7 @@ import {
   startBourseChild,
   type BourseChild,
 } from './bourse-child.ts';
-import { ORDERS_PER_REQUEST } from './order-batch.ts';
+import { ORDERS_PER_REQUEST, type Workload } from './order-batch.ts';
 import { entryLoad } from './order-load.ts';
 import { processCpuMs, threadCpuMs } from './thread-cpu.ts';
 
@@ -35,6 +36,7 @@ const other = (await import(pathToFileURL(join(oldTree, 'bench/support/bourse-ch
   startBourseChild: typeof startBourseChild;
 };
 const rate = Number(process.env.BENCH_RATE ?? 2_500);
+const workload = (process.env.BENCH_WORKLOAD ?? 'entry') as Workload;
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 4_000);
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -64,7 +66,7 @@ async function measured(child: BourseChild, ratePerSecond: number) {
   const pid = child.process.pid ?? 0;
   const before = processCpuMs([pid]).get(pid) ?? 0;
   const mainBefore = threadCpuMs(pid).get(pid) ?? 0;
-  const result = await entryLoad(child, ratePerSecond, durationMs);
+  const result = await entryLoad(child, ratePerSecond, durationMs, 64, undefined, workload);
   const cpuMs = (processCpuMs([pid]).get(pid) ?? 0) - before;
   const mainMs = (threadCpuMs(pid).get(pid) ?? 0) - mainBefore;
   const perOrder = (ms: number) => (ms * 1000) / Math.max(1, result.requests * ORDERS_PER_REQUEST);
@@ -73,7 +75,7 @@ async function measured(child: BourseChild, ratePerSecond: number) {
 
 try {
   if (process.env.BENCH_STORE === 'postgres') process.stdout.write(`${postgresSettingsLine()}\n`);
-  for (const [, child] of servers) await entryLoad(child, 0, 1_500);
+  for (const [, child] of servers) await entryLoad(child, 0, 1_500, 64, undefined, workload);
   for (let round = 0; round < Number(process.env.BENCH_REPS ?? 5); round += 1) {
     for (const [name, child] of round % 2 === 0 ? servers : [...servers].reverse()) {
       const closed = await measured(child, 0);
