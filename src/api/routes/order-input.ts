@@ -80,7 +80,14 @@ export function isPlainV3Order(fields: Fields): boolean {
 
 export function parseV3Order(item: unknown): { category: Category; request: OrderRequest } {
   const fields = asObject(item, 'order');
-  const plain = isPlainV3Order(fields);
+  return readV3Order(fields, isPlainV3Order(fields));
+}
+
+/**
+ * A v3 order from its fields; `plain` is `isPlainV3Order(fields)`, passed in by a caller that
+ * asked already (place-batch asks to decide whether to look for trigger fields).
+ */
+export function readV3Order(fields: Fields, plain: boolean): { category: Category; request: OrderRequest } {
   const category = v3Category(fields);
   const orderType = requiredEnum(fields, 'orderType', ORDER_TYPES);
   const price = optionalDecimal(fields, 'price');
