@@ -19,7 +19,8 @@ interface Window {
 }
 
 export class RateLimiter {
-  private windows = new Map<string, Window>();
+  /** Path → subject → window: looked up by the two strings as they are, no key made per request. */
+  private windows = new Map<string, Map<string, Window>>();
   private sweptSecond = 0;
 
   constructor(private readonly config: RateLimitConfig) {}
@@ -35,10 +36,11 @@ export class RateLimiter {
     const limit = RateLimiter.limitOf(this.config, path, rule);
     const second = Math.floor(nowMs / 1000);
     this.sweep(second);
-    const key = `${path}|${subject}`;
-    const window = this.windows.get(key);
+    let bySubject = this.windows.get(path);
+    if (!bySubject) this.windows.set(path, (bySubject = new Map()));
+    const window = bySubject.get(subject);
     if (!window || window.second !== second) {
-      this.windows.set(key, { second, count: 1 });
+      bySubject.set(subject, { second, count: 1 });
       return true;
     }
     window.count += 1;
@@ -49,7 +51,10 @@ export class RateLimiter {
   private sweep(second: number): void {
     if (second - this.sweptSecond < 10) return;
     this.sweptSecond = second;
-    for (const [key, window] of this.windows) if (window.second < second) this.windows.delete(key);
+    for (const [path, bySubject] of this.windows) {
+      for (const [subject, window] of bySubject) if (window.second < second) bySubject.delete(subject);
+      if (bySubject.size === 0) this.windows.delete(path);
+    }
   }
 }
 

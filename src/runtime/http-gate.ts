@@ -73,23 +73,13 @@ export class HttpGate implements App {
       return;
     }
     this.inFlight += 1;
-    let settled = false;
-    const done = () => {
-      if (settled) return;
-      settled = true;
-      this.inFlight -= 1;
-      if (this.inFlight === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
-    };
-    app.serve(request, {
-      send(status, json, contentType, headers) {
-        done();
-        reply.send(status, json, contentType, headers);
-      },
-      abort() {
-        done();
-        reply.abort();
-      },
-    });
+    app.serve(request, new CountedReply(this, reply));
+  }
+
+  /** A request in flight was answered or dropped. */
+  settled(): void {
+    this.inFlight -= 1;
+    if (this.inFlight === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   handle(request: IncomingMessage, response: ServerResponse): void {
@@ -147,5 +137,36 @@ export class HttpGate implements App {
     const why = this.current === 'stopping' ? 'the server is stopping' : 'the server is starting';
     const wire = wireError('SERVER_NOT_READY', dialect);
     return JSON.stringify(failure(wire.code, `${wire.msg} (${why})`, this.wallNow()));
+  }
+}
+
+/** A reply that tells the gate, once, that its request is no longer in flight. One object per request, no closures. */
+class CountedReply implements EdgeReply {
+  private done = false;
+
+  constructor(
+    private readonly gate: HttpGate,
+    private readonly reply: EdgeReply,
+  ) {}
+
+  send(
+    status: number,
+    json: string,
+    contentType?: string,
+    headers?: readonly (readonly [string, string])[],
+  ): void {
+    this.settle();
+    this.reply.send(status, json, contentType, headers);
+  }
+
+  abort(): void {
+    this.settle();
+    this.reply.abort();
+  }
+
+  private settle(): void {
+    if (this.done) return;
+    this.done = true;
+    this.gate.settled();
   }
 }

@@ -8,11 +8,12 @@
  * an scrypt. A passphrase not verified before is checked only while its key and the client IP
  * are under their failure limits (auth-failures.ts); otherwise the answer is 429 at once.
  */
-import { hasPermission, type ApiKeyRecord } from '../../domain/account.ts';
+import { hasPermission, type Account, type ApiKeyRecord } from '../../domain/account.ts';
 import type { EngineState } from '../../engine/state.ts';
 import type { SecretBox } from '../../security/secrets.ts';
 import { verifyPassphrase } from '../../security/secrets.ts';
 import { reject, type ApiRequest, type Caller, type PermissionRule, type Route } from '../request.ts';
+import { HmacKey } from './hmac-key.ts';
 import { AuthFailures, DEFAULT_AUTH_FAILURE_LIMITS, type AuthFailureLimits } from './auth-failures.ts';
 import { PassphraseCache } from './passphrase-cache.ts';
 import { standingOf } from './standing.ts';
@@ -27,7 +28,17 @@ function header(request: ApiRequest, name: string): string | undefined {
 
 interface OpenedKey {
   secret: string;
+  /** The secret as an HMAC key, made once per key (hmac-key.ts). */
+  hmac: HmacKey;
   sealedSecret: string;
+}
+
+/** What a request says about its signature. */
+interface Signed {
+  signature: string;
+  timestamp: string;
+  rawQuery: string;
+  rawBody: string;
 }
 
 export interface AuthOptions {
@@ -57,14 +68,18 @@ export class Authenticator {
     this.failures = new AuthFailures(options.failureLimits ?? DEFAULT_AUTH_FAILURE_LIMITS);
   }
 
-  /** Authenticates `request` for `route`; resolves the caller or rejects. */
-  async authenticate(
+  /**
+   * Authenticates `request` for `route`: the caller, or a rejection (thrown). The caller comes
+   * at once when the passphrase was verified before (the usual case: no promise, no await on
+   * the request's path), else as a promise once the passphrase check returns.
+   */
+  authenticate(
     state: EngineState,
     request: ApiRequest,
     route: Route,
     rawQuery: string,
     rawBody: string,
-  ): Promise<Caller> {
+  ): Caller | Promise<Caller> {
     const apiKey = header(request, 'access-key');
     const signature = header(request, 'access-sign');
     const passphrase = header(request, 'access-passphrase');
@@ -85,21 +100,41 @@ export class Authenticator {
         account.mode === 'classic' ? 'CLASSIC_ACCOUNT_ON_UNIFIED_API' : 'UNIFIED_ACCOUNT_ON_CLASSIC_API',
       );
     }
-    const verdict = await this.checkPassphrase(key, passphrase, request.ip);
-    if (verdict === 'limited') reject('AUTH_FAILURES_LIMITED');
-    if (verdict === 'wrong') reject('PASSPHRASE_INCORRECT');
-    const opened = this.open(apiKey, key.secretCipher);
+    const signed: Signed = { signature, timestamp, rawQuery, rawBody };
+    if (this.passphrases.has(key, passphrase))
+      return this.afterPassphrase(request, route, account, key, signed);
+    return this.checkPassphrase(key, passphrase, request.ip).then((verdict) => {
+      if (verdict === 'limited') reject('AUTH_FAILURES_LIMITED');
+      if (verdict === 'wrong') reject('PASSPHRASE_INCORRECT');
+      return this.afterPassphrase(request, route, account, key, signed);
+    });
+  }
+
+  /** The checks after the passphrase: IP whitelist, signature, permission. */
+  private afterPassphrase(
+    request: ApiRequest,
+    route: Route,
+    account: Account,
+    key: ApiKeyRecord,
+    signed: Signed,
+  ): Caller {
+    const opened = this.open(key.apiKey, key.secretCipher);
     if (key.ipList.length > 0 && !key.ipList.includes(request.ip)) reject('IP_NOT_WHITELISTED');
+    const { signature, timestamp, rawQuery, rawBody } = signed;
     if (
-      !verifySignature(opened.secret, signature, timestamp, request.method, request.path, rawQuery, rawBody)
+      !verifySignature(opened.hmac, signature, timestamp, request.method, request.path, rawQuery, rawBody)
     ) {
       reject('SIGNATURE_INVALID');
     }
     const caller: Caller = { account, key };
     const needed = typeof route.permission === 'function' ? route.permission(request) : route.permission;
-    for (const rule of needed ? ([] as PermissionRule[]).concat(needed) : []) {
-      if (!hasPermission(key.permissions, rule.area, rule.write)) {
-        reject('PERMISSION_DENIED', rule.write ? 'read and write' : 'read');
+    if (needed) {
+      for (const rule of Array.isArray(needed)
+        ? (needed as readonly PermissionRule[])
+        : [needed as PermissionRule]) {
+        if (!hasPermission(key.permissions, rule.area, rule.write)) {
+          reject('PERMISSION_DENIED', rule.write ? 'read and write' : 'read');
+        }
       }
     }
     return caller;
@@ -122,7 +157,8 @@ export class Authenticator {
   private open(apiKey: string, sealedSecret: string): OpenedKey {
     const cached = this.opened.get(apiKey);
     if (cached && cached.sealedSecret === sealedSecret) return cached;
-    const opened: OpenedKey = { secret: this.options.box.open(sealedSecret), sealedSecret };
+    const secret = this.options.box.open(sealedSecret);
+    const opened: OpenedKey = { secret, hmac: new HmacKey(secret), sealedSecret };
     this.opened.set(apiKey, opened);
     return opened;
   }

@@ -9,21 +9,24 @@
  * modified) or the key is gone, the entry no longer matches and the next request is checked
  * again. One entry per key (the last passphrase verified), so memory is bounded by the keys.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ApiKeyRecord } from '../../domain/account.ts';
+import { HmacKey, sameText } from './hmac-key.ts';
 
 interface Verified {
-  tag: Buffer;
+  /** base64 */
+  tag: string;
   passphraseHash: string;
   secretCipher: string;
 }
 
 export class PassphraseCache {
-  private readonly processKey = randomBytes(32);
+  /** 48 random bytes as 64 base64 characters: one HMAC block of ASCII (hmac-key.ts). */
+  private readonly processKey = new HmacKey(randomBytes(48).toString('base64'));
   private readonly verified = new Map<string, Verified>();
 
-  private tag(apiKey: string, passphrase: string): Buffer {
-    return createHmac('sha256', this.processKey).update(apiKey).update('\0').update(passphrase).digest();
+  private tag(apiKey: string, passphrase: string): string {
+    return this.processKey.base64(`${apiKey}\0${passphrase}`);
   }
 
   /** True when `passphrase` was verified for this key as it stands now. */
@@ -34,7 +37,7 @@ export class PassphraseCache {
       this.verified.delete(key.apiKey);
       return false;
     }
-    return timingSafeEqual(entry.tag, this.tag(key.apiKey, passphrase));
+    return sameText(entry.tag, this.tag(key.apiKey, passphrase));
   }
 
   /**
@@ -42,7 +45,7 @@ export class PassphraseCache {
    * holding the passphrase itself: the same tag as an entry, as text.
    */
   checkName(key: ApiKeyRecord, passphrase: string): string {
-    return `${key.passphraseHash}\0${this.tag(key.apiKey, passphrase).toString('base64')}`;
+    return `${key.passphraseHash}\0${this.tag(key.apiKey, passphrase)}`;
   }
 
   remember(key: ApiKeyRecord, passphrase: string): void {

@@ -3,7 +3,7 @@
  * cancel-symbol-order, modify-order (spec §5), order-info, unfilled-orders, history-orders
  * and fills (spec §1), for spot, margin and the three futures categories.
  */
-import { parseCategory, V3_CATEGORIES } from '../../domain/category.ts';
+import { parseCategory, V3_CATEGORIES, type Category } from '../../domain/category.ts';
 import type { OrderReference, OrderRequest } from '../../domain/commands.ts';
 import type { Failure } from '../../domain/result-code.ts';
 import type { ModifyResult } from '../../engine/trading/modify.ts';
@@ -19,6 +19,7 @@ import {
   parsedValues,
   parseItem,
   parseV3Order,
+  readV3Order,
   v3Category,
 } from './order-input.ts';
 import { v3ModifiedPresets } from './preset-input.ts';
@@ -56,6 +57,30 @@ function itemResult(result: { orderId: string; clientOid: string; replaced?: boo
   if (!result.code) return { orderId: result.replaced ? null : result.orderId, clientOid: result.clientOid };
   const { code, msg } = failureText(result as Failure, 'v3');
   return { orderId: result.orderId || null, clientOid: result.clientOid, code, msg };
+}
+
+type V3Item = { category: Category; request: OrderRequest };
+
+/** A place-batch item refused on its own: answered in its place, the others placed. */
+interface FailedItem {
+  orderId: null;
+  clientOid: string;
+  code: string;
+  msg: string;
+}
+
+/** One place-batch item: its order, or its answer when it is refused. */
+function readBatchItem(item: unknown): V3Item | FailedItem {
+  try {
+    const fields = asObject(item, 'order');
+    const plain = isPlainV3Order(fields);
+    if (!plain && orderTriggerOf(fields) !== undefined)
+      reject('FIELD_UNSERVED', 'triggerPrice', BATCH_TRIGGER_WHY);
+    return readV3Order(fields, plain);
+  } catch (error) {
+    if (!(error instanceof Rejected)) throw error;
+    return { orderId: null, clientOid: echoedClientOid(item), ...failureText(error.failure, 'v3') };
+  }
 }
 
 export function v3TradeRoutes(services: Services): Route[] {
@@ -100,27 +125,28 @@ export function v3TradeRoutes(services: Services): Route[] {
         const items = asArray(request.body, 'orderList');
         if (items.length === 0) reject('PARAM_EMPTY', 'orderList');
         if (items.length > MAX_BATCH) reject('BATCH_TOO_LARGE', String(MAX_BATCH));
-        const parsed = items.map((item) =>
-          parseItem(() => {
-            const fields = asObject(item, 'order');
-            if (!isPlainV3Order(fields) && orderTriggerOf(fields) !== undefined)
-              reject('FIELD_UNSERVED', 'triggerPrice', BATCH_TRIGGER_WHY);
-            return parseV3Order(item);
-          }),
-        );
-        const orders = parsedValues(parsed);
-        const category = orders[0]?.category ?? 'SPOT';
-        if (orders.some((order) => order.category !== category)) reject('PARAM_ERROR', 'category');
+        // One pass: each item read once, into its request or the answer it gets in its place.
+        const read: (V3Item | FailedItem)[] = [];
+        const valid: OrderRequest[] = [];
+        let category: Category | undefined;
+        let mixed = false;
+        for (const item of items) {
+          const one = readBatchItem(item);
+          read.push(one);
+          if (!('request' in one)) continue;
+          category ??= one.category;
+          if (one.category !== category) mixed = true;
+          valid.push(one.request);
+        }
+        if (mixed) reject('PARAM_ERROR', 'category');
+        category ??= 'SPOT';
         requireTrade(request, category, true);
-        const valid: OrderRequest[] = orders.map((order) => order.request);
         const placed =
           valid.length > 0 ? await place(services, caller(request).account.uid, category, valid) : [];
         let next = 0;
-        return parsed.map((item, index) => {
-          if (item.ok) return itemResult(placed[next++] ?? { orderId: '', clientOid: '' });
-          const clientOid = echoedClientOid(items[index]);
-          return { orderId: null, clientOid, ...failureText(item.failure, 'v3') };
-        });
+        return read.map((one) =>
+          'request' in one ? itemResult(placed[next++] ?? { orderId: '', clientOid: '' }) : one,
+        );
       },
       tradePermission,
     ),

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import ccxt from 'ccxt';
+import { HmacKey } from '../../../src/api/auth/hmac-key.ts';
 import { queryCandidates, sign, verifySignature } from '../../../src/api/auth/signature.ts';
 import { serverFor } from '../../support/server.ts';
 import { SigningClient } from '../../support/signing.ts';
@@ -19,7 +20,15 @@ function signedOver(query: string, timestamp = '1700000000000'): string {
 }
 
 function verifies(signedQuery: string, sentQuery: string): boolean {
-  return verifySignature(SECRET, signedOver(signedQuery), '1700000000000', 'GET', PATH, sentQuery, '');
+  return verifySignature(
+    new HmacKey(SECRET),
+    signedOver(signedQuery),
+    '1700000000000',
+    'GET',
+    PATH,
+    sentQuery,
+    '',
+  );
 }
 
 test('verify signature when a decoded form of the query reads as other parameters answers false', () => {
@@ -68,7 +77,7 @@ test('verify signature when ccxt signs a GET with any values answers true', () =
     const url = new URL(signed.url);
     const rawQuery = signed.url.slice(signed.url.indexOf('?') + 1);
     const ok = verifySignature(
-      SECRET,
+      new HmacKey(SECRET),
       signed.headers['ACCESS-SIGN'] ?? '',
       signed.headers['ACCESS-TIMESTAMP'] ?? '',
       'GET',
