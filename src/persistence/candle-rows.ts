@@ -139,6 +139,9 @@ class ScaledMemo {
 
 // Column positions of a candle row (table `candles`, schema.ts): id, kind, category, symbol,
 // resolution, bucket_ms, open, high, low, close, base_volume, quote_volume, trades, updated_ms.
+const CATEGORY = 2;
+const SYMBOL = 3;
+const BUCKET_MS = 5;
 const HIGH = 7;
 const LOW = 8;
 const CLOSE = 9;
@@ -146,6 +149,8 @@ const BASE_VOLUME = 10;
 const QUOTE_VOLUME = 11;
 const TRADES = 12;
 const UPDATED_MS = 13;
+
+const KIND_SLOTS: Readonly<Record<CandleKind, number>> = { market: 0, taker_buy: 1, index: 2, mark: 3 };
 
 /** One candle row of a batch and its merged sums, kept as integers until the row is read. */
 interface CandleSum {
@@ -171,6 +176,11 @@ export class CandleMerge {
   private readonly stale: CandleSum[] = [];
   private readonly prices = new ScaledMemo();
   private readonly quantities = new ScaledMemo();
+  /**
+   * The row each kind and resolution merged last: a run of trades of one symbol hits it again
+   * until the bucket turns, without building the key's text to look it up.
+   */
+  private readonly recent: (CandleSum | undefined)[] = [];
 
   /** Merges a trade into its rows; a key not seen before pushes its row onto `rows`. */
   add(
@@ -188,11 +198,22 @@ export class CandleMerge {
     const priceText = this.prices.scaledText;
     const quote = (scaledPrice * base) / SCALE;
     const trades = kind === 'market' ? 1 : 0;
-    for (const [resolution, sizeMs] of RESOLUTIONS) {
+    for (let at = 0; at < RESOLUTIONS.length; at += 1) {
+      const [resolution, sizeMs] = RESOLUTIONS[at] as ['1m' | '1h', number];
       const bucketMs = Math.floor(timeMs / sizeMs) * sizeMs;
-      const id = candleId(kind, category, symbol, resolution, bucketMs);
-      const sum = this.sums.get(id);
+      const slot = KIND_SLOTS[kind] * RESOLUTIONS.length + at;
+      let sum = this.recent[slot];
+      if (
+        sum === undefined ||
+        sum.row[BUCKET_MS] !== bucketMs ||
+        sum.row[SYMBOL] !== symbol ||
+        sum.row[CATEGORY] !== category
+      ) {
+        sum = this.sums.get(candleId(kind, category, symbol, resolution, bucketMs));
+        if (sum !== undefined) this.recent[slot] = sum;
+      }
       if (sum === undefined) {
+        const id = candleId(kind, category, symbol, resolution, bucketMs);
         const row: Value[] = [
           id,
           kind,
@@ -210,7 +231,9 @@ export class CandleMerge {
           timeMs,
         ];
         rows.push(row);
-        this.sums.set(id, { row, high: scaledPrice, low: scaledPrice, base, quote, stale: false });
+        const added: CandleSum = { row, high: scaledPrice, low: scaledPrice, base, quote, stale: false };
+        this.sums.set(id, added);
+        this.recent[slot] = added;
         continue;
       }
       if (scaledPrice > sum.high) sum.high = scaledPrice;
