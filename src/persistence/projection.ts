@@ -90,7 +90,7 @@ export class RowBatch {
    * which costs PostgreSQL about a fifth less than an upsert (docs/performance.md).
    */
   addNew(target: Target, values: Value[]): void {
-    this.newRows[target.slot]?.set(values[target.keyIndex] as Value, this.rowsOf(target).length);
+    this.newRows[target.slot]?.set(values[target.keyIndex] as Value, this.bySlot[target.slot]?.length ?? 0);
     this.add(target, values);
   }
 
@@ -157,6 +157,7 @@ export class RowBatch {
     this.targets.push(target);
   }
 
+  /** The rows of `target`, candle sums written out (not called while adding: see addCandles). */
   rowsOf(target: Target): Value[][] {
     this.candles?.settle();
     return this.bySlot[target.slot] ?? [];
