@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { EngineEvent } from '../../src/domain/events.ts';
 import { encode } from '../../src/persistence/codec.ts';
+import { folded } from '../../src/persistence/fold-rows.ts';
 import { checksumOf, rowsOfEntries } from '../../src/persistence/journal-record.ts';
 import { projectEvent, RowBatch, rowsOf, targetOf, type Value } from '../../src/persistence/projection.ts';
 import { orderOfRow } from '../../src/persistence/view-bodies.ts';
@@ -157,4 +158,64 @@ test('projectEvent when an order is opened and updated in one batch writes one i
   const next = new RowBatch();
   projectEvent(next, updated('b', 'cancelled', false));
   assert.deepEqual(Object.keys(byTarget(next)), ['upsert orders']);
+});
+
+test('projectEvent when many trades share candle keys in one batch gives the folded rows of rowsOf, row for row', () => {
+  const trade = (at: number, symbol: string, price: string, quantity: string, side: string, timeMs: number) =>
+    ({
+      type: 'TradeRecorded',
+      tradeId: `t${at}`,
+      category: 'SPOT',
+      symbol,
+      price,
+      quantity,
+      side,
+      timeMs,
+    }) as EngineEvent;
+  const events: EngineEvent[] = [];
+  const prices = ['60000', '60000.5', '59999.99999999', '61000', '58000.1'];
+  const quantities = ['0.0001', '1.5', '0.00000001', '12', '0.123456789'];
+  for (let at = 0; at < 60; at += 1) {
+    // Minutes and an hour boundary, two symbols, both sides, repeated and changing prices.
+    const timeMs = 3_540_000 + at * 7_000;
+    const symbol = at % 3 === 0 ? 'ETHUSDT' : 'BTCUSDT';
+    const side = at % 4 < 2 ? 'buy' : 'sell';
+    events.push(
+      trade(at, symbol, prices[at % 5] as string, quantities[(at >> 1) % 5] as string, side, timeMs),
+    );
+    if (at % 10 === 5)
+      events.push({
+        type: 'IndexPriceSet',
+        category: 'SPOT',
+        symbol,
+        indexPrice: '60001',
+        timeMs,
+      } as EngineEvent);
+  }
+  events.push(trade(99, 'BTCUSDT', 'not a price', '1', 'buy', 3_600_000));
+  const fast = new RowBatch();
+  for (const event of events) projectEvent(fast, event);
+  const named = new RowBatch();
+  for (const event of events) for (const write of rowsOf(event)) named.addWrite(write);
+  assert.deepEqual(
+    fast.targets.map((target) => `${target.mode} ${target.table.name}`),
+    named.targets.map((target) => `${target.mode} ${target.table.name}`),
+  );
+  for (const target of named.targets)
+    assert.deepEqual(
+      folded(target, fast.rowsOf(target)),
+      folded(target, named.rowsOf(target)),
+      target.table.name,
+    );
+  const candles = targetOf('candles', 'upsert');
+  assert.ok(
+    named.rowsOf(candles).length > 3 * fast.rowsOf(candles).length,
+    'trades merged as they are added',
+  );
+  // A batch read and then given more trades settles the later merges too.
+  const before = fast.rowsOf(candles).map((row) => row.slice());
+  projectEvent(fast, trade(100, 'BTCUSDT', '70000', '2', 'buy', 3_600_000 + 59 * 7_000));
+  projectEvent(named, trade(100, 'BTCUSDT', '70000', '2', 'buy', 3_600_000 + 59 * 7_000));
+  assert.notDeepEqual(fast.rowsOf(candles), before);
+  assert.deepEqual(folded(candles, fast.rowsOf(candles)), folded(candles, named.rowsOf(candles)));
 });
