@@ -456,8 +456,17 @@ export function ddl(table: Table, dialect: Dialect): string[] {
       : dialect === 'sqlite'
         ? 'INTEGER'
         : 'BIGINT';
+  // SQLite: a constraint that fails FAILs the statement instead of ABORTing it, which is what
+  // spares a multi-row INSERT its statement journal (SQLite keeps one for every statement that
+  // writes several rows and could ABORT, to undo that statement alone: about 4 KB per crossing
+  // order, spilled to temporary files past 64 KiB). Nothing relies on the undo: every write is one
+  // transaction, rolled back whole when any statement of it fails. An INSERT OR REPLACE keeps
+  // its own rule. Stores made before 2026-11-26 keep ABORT (the same outcome, a little slower).
+  const onConflict = dialect === 'sqlite' ? ' ON CONFLICT FAIL' : '';
   const columns = table.columns.map(([name, type]) =>
-    name === table.primaryKey ? `${name} ${typeOf(type)} PRIMARY KEY` : `${name} ${typeOf(type)} NOT NULL`,
+    name === table.primaryKey
+      ? `${name} ${typeOf(type)} PRIMARY KEY${onConflict}`
+      : `${name} ${typeOf(type)} NOT NULL${onConflict}`,
   );
   return [
     `CREATE TABLE ${table.name} (${columns.join(', ')})`,
