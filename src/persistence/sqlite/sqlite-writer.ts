@@ -47,7 +47,12 @@ function insertTemplate(table: string, mode: RowWrite['mode']): InsertTemplate {
   const spec = tableOf(table);
   const columns = spec.columns.map(([name]) => name);
   const merge = mode === 'upsert' && spec.merge !== undefined;
-  const verb = mode === 'upsert' && !merge ? 'INSERT OR REPLACE' : 'INSERT';
+  // OR FAIL: a statement that fails keeps no partial undo of its own (SQLite then needs no
+  // statement journal, which spilled to temporary files for multi-row inserts: about 2 µs
+  // per crossing order of the writer thread, 2026-11-26); the transaction around every write
+  // rolls back whole on any error, so nothing half-written is ever committed. Tables made
+  // since 2026-11-26 declare FAIL themselves (schema.ts); the verb gives older stores the same.
+  const verb = mode === 'upsert' && !merge ? 'INSERT OR REPLACE' : 'INSERT OR FAIL';
   const conflict = merge
     ? ` ON CONFLICT(${spec.primaryKey}) DO UPDATE SET ${mergeAssignments(spec, 'sqlite').join(', ')}`
     : '';
