@@ -14,13 +14,15 @@
  * - CPU µs/order: the main thread's CPU time (user + system, from /proc on Linux, 10 ms
  *   resolution over the run), which leaves out waiting for a core or for fsync;
  * - sync µs/order: the time inside the `append` call itself, before it returns its promise;
- * - wall ms/append: from the call to the promise's resolution (committed).
+ * - wall ms/append: from the call to the promise's resolution (committed);
+ * - backend µs/order (PostgreSQL): the CPU time of the PostgreSQL backends serving the store
+ *   (`/proc`), per order: what the database's side of the append costs the machine.
  *
  *   npx tsx bench/store-append.bench.ts
  *   BENCH_STORES=sqlite,sqlite-thread,postgres BENCH_WORKLOADS=entry,crossing BENCH_RUNS=5 npx tsx bench/store-append.bench.ts
  */
 import { fundedSpotAccounts } from './support/spot-setup.ts';
-import { statCpuMs } from './support/thread-cpu.ts';
+import { postgresBackends, processCpuMs, statCpuMs } from './support/thread-cpu.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,8 +62,17 @@ function appendsOf(recorder: Recorder, uids: string[], workload: Workload, count
   return appends;
 }
 
+/** The CPU ms of the PostgreSQL backends of `url`'s database so far (0 without one). */
+async function backendCpuMs(url: string | undefined): Promise<number> {
+  if (!url) return 0;
+  return [...processCpuMs(await postgresBackends(url)).values()].reduce((sum, ms) => sum + ms, 0);
+}
+
+let databaseUrl: string | undefined;
+
 async function openBenchStore(kind: string, cleanups: (() => Promise<void>)[]): Promise<AnyStore> {
-  if (kind === 'postgres') return openPostgresStore(await benchDatabase(cleanups));
+  databaseUrl = undefined;
+  if (kind === 'postgres') return openPostgresStore((databaseUrl = await benchDatabase(cleanups)));
   const dir = mkdtempSync(join(tmpdir(), 'bourse-append-'));
   cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
   return openSqliteStore(join(dir, 'bourse.db'), { writer: kind === 'sqlite-thread' ? 'thread' : 'inline' });
@@ -77,6 +88,7 @@ interface RunFigures {
   cpuUsPerOrder: number;
   syncUsPerOrder: number;
   wallMsPerAppend: number;
+  backendUsPerOrder: number;
 }
 
 async function run(kind: string, workload: Workload): Promise<RunFigures> {
@@ -92,6 +104,7 @@ async function run(kind: string, workload: Workload): Promise<RunFigures> {
     const orders = APPENDS * PER_APPEND * ORDERS_PER_REQUEST;
     let sync = 0;
     let wall = 0;
+    const backendBefore = await backendCpuMs(databaseUrl);
     const before = performance.eventLoopUtilization();
     const cpuBefore = mainThreadCpuMs();
     for (const entries of appends) {
@@ -103,11 +116,13 @@ async function run(kind: string, workload: Workload): Promise<RunFigures> {
     }
     const busy = performance.eventLoopUtilization(before);
     const cpu = mainThreadCpuMs() - cpuBefore;
+    const backend = (await backendCpuMs(databaseUrl)) - backendBefore;
     return {
       mainUsPerOrder: (busy.active * 1000) / orders,
       cpuUsPerOrder: (cpu * 1000) / orders,
       syncUsPerOrder: (sync * 1000) / orders,
       wallMsPerAppend: wall / APPENDS,
+      backendUsPerOrder: (backend * 1000) / orders,
     };
   } finally {
     await store.close();
@@ -120,8 +135,8 @@ async function main(): Promise<void> {
     `Store.append, ${PER_APPEND} place-batch commands of ${ORDERS_PER_REQUEST} orders per append, ` +
       `${APPENDS} appends per run, median of ${RUNS} runs (Node ${process.version})`,
     '',
-    '| workload | store | main µs/order | CPU µs/order | sync µs/order | wall ms/append |',
-    '|---|---|---:|---:|---:|---:|',
+    '| workload | store | main µs/order | CPU µs/order | sync µs/order | wall ms/append | backend µs/order |',
+    '|---|---|---:|---:|---:|---:|---:|',
   ];
   for (const workload of WORKLOADS) {
     for (const kind of STORES) {
@@ -130,7 +145,8 @@ async function main(): Promise<void> {
       const pick = (key: keyof RunFigures) => median(figures.map((item) => item[key]));
       const line =
         `| ${workload} | ${kind} | ${pick('mainUsPerOrder').toFixed(2)} | ${pick('cpuUsPerOrder').toFixed(2)} | ` +
-        `${pick('syncUsPerOrder').toFixed(2)} | ${pick('wallMsPerAppend').toFixed(1)} |`;
+        `${pick('syncUsPerOrder').toFixed(2)} | ${pick('wallMsPerAppend').toFixed(1)} | ` +
+        `${kind === 'postgres' ? pick('backendUsPerOrder').toFixed(2) : '–'} |`;
       process.stderr.write(`${line}\n`);
       lines.push(line);
     }

@@ -1,6 +1,6 @@
 /**
- * The write path of both stores: PostgreSQL's one statement per append with one JSON parameter
- * per table (postgres/batch-write.ts), SQLite's statement per table (inline and in the writer
+ * The write path of both stores: PostgreSQL's one statement per append with one text parameter
+ * per table, or JSON for a table whose values the text cannot carry (postgres/batch-write.ts), SQLite's statement per table (inline and in the writer
  * thread). Upserts fold and candles merge as row-by-row writes would; text of every kind is
  * stored exactly, the same on both stores; an append whose last row fails writes nothing and
  * leaves the store usable.
@@ -12,7 +12,8 @@ import type { Command } from '../../src/domain/commands.ts';
 import type { EngineEvent } from '../../src/domain/events.ts';
 import { candleRows } from '../../src/persistence/candle-rows.ts';
 import type { AnyStore } from '../../src/persistence/open-store.ts';
-import { batchStatement, rowsJson } from '../../src/persistence/postgres/batch-write.ts';
+import { batchStatement, rowsJson, rowsText } from '../../src/persistence/postgres/batch-write.ts';
+import { rowsOfEntries } from '../../src/persistence/journal-record.ts';
 import { openPostgresStore } from '../../src/persistence/postgres/postgres-store.ts';
 import { RowBatch, targetOf, type Value } from '../../src/persistence/projection.ts';
 import { mergeRows, tableOf } from '../../src/persistence/schema.ts';
@@ -38,9 +39,14 @@ function candleValues(price: string, quantity: string, timeMs: number): Value[][
   return batch.rowsOf(CANDLES);
 }
 
-/** The rows of parameter `index` of a statement, as PostgreSQL receives them. */
-function parameterRows(values: readonly string[], index: number): Value[][] {
-  return JSON.parse(values[index] as string) as Value[][];
+/** The rows of text parameter `index` of a statement, split as PostgreSQL splits them (every value text). */
+function parameterRows(values: readonly string[], index: number): string[][] {
+  return (values[index] as string).split('\u001e').map((line) => line.split('\u001f'));
+}
+
+/** Rows as the text parameter carries them: every value as its text. */
+function asText(rows: readonly Value[][]): string[][] {
+  return rows.map((row) => row.map(String));
 }
 
 test('batchStatement when an order is upserted twice in one append keeps one row per order, the last', () => {
@@ -50,16 +56,16 @@ test('batchStatement when an order is upserted twice in one append keeps one row
   batch.add(ORDERS, orderRow('o1', 'filled', 12));
   const statement = batchStatement(batch);
   assert.ok(statement);
-  // The bodies travel as one text parameter beside the rows, in the rows' order.
-  const body = ORDERS.columns.indexOf('body');
-  const rows = parameterRows(statement.values, 0);
-  const bodies = (statement.values[1] as string).split('\u001e');
   assert.deepEqual(
-    rows.map((row, at) => row.map((value, column) => (column === body ? bodies[at] : value))),
-    [orderRow('o1', 'filled', 12), orderRow('o2', 'live', 11)],
+    parameterRows(statement.values, 0),
+    asText([orderRow('o1', 'filled', 12), orderRow('o2', 'live', 11)]),
   );
-  assert.match(statement.text, /jsonb_array_elements\(\$1::jsonb\) WITH ORDINALITY/);
-  assert.match(statement.text, /string_to_array\(\$2, chr\(30\)\)/);
+  assert.equal(statement.values.length, 1);
+  assert.match(
+    statement.text,
+    /string_to_array\(unnest\(string_to_array\(\$1, chr\(30\)\)\), chr\(31\)\) r OFFSET 0/,
+  );
+  assert.match(statement.text, /r\[7\]::bigint, r\[8\]::bigint, r\[9\] FROM/);
   assert.match(statement.text, /ON CONFLICT \(order_id\) DO UPDATE SET/);
 });
 
@@ -88,7 +94,12 @@ test('batchStatement when candles of one bucket repeat merges them as the stored
       expected.set(row.id as string, older ? mergeRows(table, older, row) : row);
     }
   }
-  assert.deepEqual(rows.map(named), [...expected.values()]);
+  assert.deepEqual(
+    rows.map(named),
+    asText([...expected.values()].map((row) => CANDLES.columns.map((column) => row[column] as Value))).map(
+      named,
+    ),
+  );
   const minute = named(rows[0] as Value[]);
   // open 60000, high 61000, low 59000, close 59000 (scaled by 10^8); base 1.75; quote
   // 30000 + 15250 + 59000 = 104250; 3 trades.
@@ -102,7 +113,7 @@ test('batchStatement when candles of one bucket repeat merges them as the stored
       minute.quote_volume,
       minute.trades,
     ],
-    ['6000000000000', '6100000000000', '5900000000000', '5900000000000', '175000000', '10425000000000', 3],
+    ['6000000000000', '6100000000000', '5900000000000', '5900000000000', '175000000', '10425000000000', '3'],
   );
 });
 
@@ -115,7 +126,7 @@ test('batchStatement when given inserts keeps every row, and statements differ o
   two.add(BILLS, bill('b3'));
   const [first, second] = [batchStatement(one), batchStatement(two)];
   assert.ok(first && second);
-  assert.deepEqual(parameterRows(first.values, 0), [bill('b1'), bill('b2')]);
+  assert.deepEqual(parameterRows(first.values, 0), asText([bill('b1'), bill('b2')]));
   assert.equal(first.text, second.text);
   assert.equal(first.name, second.name);
   assert.doesNotMatch(first.text, /ON CONFLICT/);
@@ -139,17 +150,56 @@ test('batchStatement when guarded by the previous append checks that record afte
   assert.notEqual(guarded.name, plain.name);
 });
 
-test('batchStatement when a body holds the separator character keeps it escaped, one body per row', () => {
+test('batchStatement when a value holds a separator character sends that table as JSON, and the others as text', () => {
   const batch = new RowBatch();
   const row = orderRow('o1', 'live', 10);
-  row[ORDERS.columns.indexOf('body')] = JSON.stringify({ note: 'a\u001eb' });
+  row[ORDERS.columns.indexOf('client_oid')] = 'a\u001eb';
   batch.add(ORDERS, row);
   batch.add(ORDERS, orderRow('o2', 'live', 11));
+  const bill: Value[] = ['b1', 'u1', 'spot', 'USDT', '', '1', '0', '1', 'deposit', 'SPOT', 5];
+  batch.add(BILLS, bill);
   const statement = batchStatement(batch);
   assert.ok(statement);
-  const bodies = (statement.values[1] as string).split('\u001e');
-  assert.equal(bodies.length, 2);
-  assert.deepEqual(JSON.parse(bodies[0] as string), { note: 'a\u001eb' });
+  assert.deepEqual(JSON.parse(statement.values[0] as string), [row, orderRow('o2', 'live', 11)]);
+  assert.match(statement.text, /jsonb_array_elements\(\$1::jsonb\) e/);
+  assert.deepEqual(parameterRows(statement.values, 1), asText([bill]));
+  assert.match(statement.text, /string_to_array\(\$2, chr\(30\)\)/);
+  // The same targets in text form are another statement.
+  const plain = new RowBatch();
+  plain.add(ORDERS, orderRow('o3', 'live', 12));
+  plain.add(BILLS, bill);
+  const other = batchStatement(plain);
+  assert.ok(other);
+  assert.notEqual(other.name, statement.name);
+  assert.doesNotMatch(other.text, /jsonb/);
+});
+
+test('rowsText when a value holds either separator or is missing gives null, else the rows joined', () => {
+  assert.equal(
+    rowsText(
+      [
+        ['a', 1],
+        ['b', 2],
+      ],
+      2,
+    ),
+    'a\u001f1\u001eb\u001f2',
+  );
+  assert.equal(rowsText([['', '']], 2), '\u001f');
+  assert.equal(rowsText([['a\u001fb', 1]], 2), null);
+  assert.equal(
+    rowsText(
+      [
+        ['a', 1],
+        ['b\u001e', 2],
+      ],
+      2,
+    ),
+    null,
+  );
+  assert.equal(rowsText([['a', undefined as unknown as Value]], 2), null);
+  assert.equal(rowsText([['a', null as unknown as Value]], 2), null);
+  assert.equal(rowsText([['a']], 2), null);
 });
 
 test('rowsJson when a value holds a lone surrogate writes U+FFFD in its place, and leaves escaped text alone', () => {
@@ -236,16 +286,16 @@ async function journalRows(store: AnyStore): Promise<Record<string, unknown>[]> 
     : await store.query(text);
 }
 
-async function assertStrangeTextKept(stores: Opened[]): Promise<void> {
+async function assertStrangeTextKept(stores: Opened[], texts: readonly string[] = STRANGE): Promise<void> {
   for (const { store, name } of stores) {
-    await store.append(strangeEntries(1));
+    await store.append(strangeEntries(1, texts));
     const records = [];
     for await (const record of journalRecords(store)) records.push(record);
-    assert.equal(records.length, STRANGE.length, `${name}: every record reads back and checks`);
+    assert.equal(records.length, texts.length, `${name}: every record reads back and checks`);
     const orders = await store.orders({ uid: 'u1', limit: 100 });
     const notes = orders.map((order) => order.cancelReason).sort();
     // Bodies are JSON: a lone surrogate in them is an escape, kept as it was.
-    assert.deepEqual(notes, [...STRANGE].sort(), `${name}: order bodies`);
+    assert.deepEqual(notes, [...texts].sort(), `${name}: order bodies`);
   }
   const [first, ...others] = stores;
   assert.ok(first);
@@ -309,6 +359,19 @@ await postgresTests('batch-write tests', [
       t.after(() => postgres.close());
       assert.ok(sqlite);
       await assertStrangeTextKept([sqlite, { store: postgres, name: 'postgres' }]);
+    },
+  },
+  {
+    name: 'append when text holds quotes, escapes, control characters and non-ASCII but no separator sends it as text and stores exactly what SQLite stores (PostgreSQL)',
+    async body(t) {
+      const [sqlite] = sqliteStores(t);
+      const postgres = await openPostgresStore((await databaseFor(t)).url);
+      t.after(() => postgres.close());
+      assert.ok(sqlite);
+      const texts = STRANGE.map((text) => text.replaceAll('\u001e', '_').replaceAll('\u001f', '_'));
+      const statement = batchStatement(rowsOfEntries(strangeEntries(1, texts)));
+      assert.doesNotMatch(statement?.text ?? '', /jsonb/, 'every table goes as text');
+      await assertStrangeTextKept([sqlite, { store: postgres, name: 'postgres' }], texts);
     },
   },
   {

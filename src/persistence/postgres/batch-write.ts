@@ -3,17 +3,20 @@
  * append (journal rows and projection rows of every table) as ONE statement.
  *
  * The statement has a data-modifying CTE per target (table and mode), each inserting its rows
- * from one JSON parameter, an array of rows, each row an array of the values in the table's
- * column order (`INSERT … SELECT e->>0, (e->>1)::bigint, … FROM jsonb_array_elements($1::jsonb)
- * e`): a single round trip, a single implicit transaction (all rows or none), and a statement
- * text that depends only on which targets the batch touches, in which order, so it is
- * prepared once per connection and reused. The parameter is built by JSON.stringify, native
- * and far cheaper on the event loop than the driver's escaping of array literals element by
- * element (the form before: unnest() of one text[]/bigint[] per column); PostgreSQL parses it
- * once per statement. One statement may not touch a row twice, so upserts are folded per
- * primary key first: the last row wins (an order updated twice in one turn), or, for tables
- * with merge rules (candles), the rows are merged as the store would merge them (the rules of
- * schema.ts mergeRows), which is what writing them one by one ends with.
+ * from one text parameter: the values of each row in the table's column order, joined by
+ * U+001F, the rows joined by U+001E (`INSERT … SELECT r[1], r[2]::bigint, … FROM (SELECT
+ * string_to_array(unnest(string_to_array($1, chr(30))), chr(31)) r OFFSET 0) s`): a single
+ * round trip, a single implicit transaction (all rows or none), and a statement text that
+ * depends only on which targets the batch touches, in which order, so it is prepared once per
+ * connection and reused. Splitting text costs PostgreSQL about a tenth less per order than the
+ * form before (one jsonb array of rows per table, `jsonb_array_elements`, whose parse built
+ * every string character by character and every number as a numeric), and joining costs the
+ * event loop less than JSON.stringify (docs/performance.md, 2026-11-26). A target with a value
+ * the text cannot carry (a string holding a separator) goes as that JSON instead, in a
+ * statement of its own shape. One statement may not touch a row twice, so upserts are folded
+ * per primary key first: the last row wins (an order updated twice in one turn), or, for
+ * tables with merge rules (candles), the rows are merged as the store would merge them (the
+ * rules of schema.ts mergeRows), which is what writing them one by one ends with.
  */
 import { crc32 } from 'node:zlib';
 import { folded } from '../fold-rows.ts';
@@ -38,7 +41,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 const ESCAPED_SURROGATE = /\\u[dD][89abcdefABCDEF]/;
 
 /**
- * The JSON parameter of some rows. A string holding a lone surrogate is written with U+FFFD in
+ * The JSON parameter of some rows (a target `rowsText` cannot carry). A string holding a lone surrogate is written with U+FFFD in
  * its place, as the driver's UTF-8 encoding of a text parameter does: jsonb would refuse the
  * whole statement. (An escaped surrogate in the text may also be an escaped backslash followed
  * by `ud8…` inside a JSON body: the slow path then changes nothing.)
@@ -51,32 +54,48 @@ export function rowsJson(rows: readonly Value[][]): string {
   );
 }
 
-/**
- * Tables whose `body` column is JSON text (JSON.stringify's, which never leaves a control
- * character raw): their bodies travel as one text parameter, joined by U+001E, and are paired
- * with their rows by position, instead of as escaped strings inside the rows' JSON. That spares
- * the event loop escaping every quote of every body (about 1.5-2 µs per order on the entry
- * body, closed loop); the server's time per order did not move measurably (its lexing of
- * escaped strings, about a tenth of its time, is traded for the split and the join).
- */
-const BODY_TABLES = new Set(['journal', 'orders', 'fills']);
-const BODY_SEPARATOR = '\u001e';
+/** Between the fields of a row, and between rows, in a target's text parameter (`rowsText`). */
+const FIELD = '\u001f';
+const ROW = '\u001e';
 
-/** The index of `target`'s body column when its bodies go as a separate text parameter, else -1. */
-function bodyIndexOf(target: Target): number {
-  return BODY_TABLES.has(target.table.name) ? target.columns.indexOf('body') : -1;
+/**
+ * A target's rows as one text: fields joined by U+001F, rows by U+001E, which the statement
+ * splits back (`string_to_array`); or null when a value would blur that: a string holding
+ * either separator (a client order id may), or a missing value, which must fail the statement
+ * as a NULL in a NOT NULL column does rather than be stored as empty text. Numbers are written
+ * as JavaScript prints them, which for the safe integers of integer columns is their decimal.
+ * The driver sends the text as UTF-8, writing U+FFFD for a lone surrogate as `rowsJson` does.
+ */
+export function rowsText(rows: readonly Value[][], columns: number): string | null {
+  const lines = new Array<string>(rows.length);
+  for (let at = 0; at < rows.length; at += 1) {
+    const row = rows[at] as readonly (Value | undefined | null)[];
+    if (row.length !== columns || row.includes(undefined) || row.includes(null)) return null;
+    const line = row.join(FIELD);
+    // Exactly columns - 1 field separators and no row separator: no value holds either.
+    let field = -1;
+    for (let count = 1; count < columns; count += 1) field = line.indexOf(FIELD, field + 1);
+    if (line.indexOf(FIELD, field + 1) >= 0 || line.indexOf(ROW) >= 0) return null;
+    lines[at] = line;
+  }
+  return lines.join(ROW);
 }
 
 /**
- * The part of the statement writing `target`: `INSERT INTO t (…) SELECT e->>0, … FROM
- * jsonb_array_elements($rows::jsonb) e` and its conflict clause; with a body parameter, each
- * row's body is the element of the same position in the split text.
+ * The part of the statement writing `target` from parameter `parameter`: its rows split from
+ * one text (`rowsText`), or, when `json`, taken from a JSON array of rows (`rowsJson`); and
+ * its conflict clause. `OFFSET 0` keeps each row split once, not once per column.
  */
-function partOf(target: Target, index: number, rowsParameter: number, bodyParameter: number): string {
+function partOf(target: Target, index: number, parameter: number, json: boolean): string {
   const table = target.table;
-  const bodyIndex = bodyIndexOf(target);
   const select = table.columns.map(([, type], column) =>
-    column === bodyIndex ? 'b.body' : type === 'integer' ? `(e->>${column})::bigint` : `e->>${column}`,
+    json
+      ? type === 'integer'
+        ? `(e->>${column})::bigint`
+        : `e->>${column}`
+      : type === 'integer'
+        ? `r[${column + 1}]::bigint`
+        : `r[${column + 1}]`,
   );
   const updates = table.merge
     ? mergeAssignments(table, 'postgres')
@@ -89,31 +108,10 @@ function partOf(target: Target, index: number, rowsParameter: number, bodyParame
       : updates.length > 0
         ? ` ON CONFLICT (${table.primaryKey}) DO UPDATE SET ${updates.join(', ')}`
         : ` ON CONFLICT (${table.primaryKey}) DO NOTHING`;
-  const source =
-    bodyIndex < 0
-      ? `jsonb_array_elements($${rowsParameter}::jsonb) e`
-      : `jsonb_array_elements($${rowsParameter}::jsonb) WITH ORDINALITY AS r(e, n) ` +
-        `JOIN unnest(string_to_array($${bodyParameter}, chr(30))) WITH ORDINALITY AS b(body, n) USING (n)`;
+  const source = json
+    ? `jsonb_array_elements($${parameter}::jsonb) e`
+    : `(SELECT string_to_array(unnest(string_to_array($${parameter}, chr(30))), chr(31)) r OFFSET 0) s`;
   return `w${index} AS (INSERT INTO ${table.name} (${target.columns.join(', ')}) SELECT ${select.join(', ')} FROM ${source}${conflict})`;
-}
-
-/** The rows' JSON and, for a body table, the bodies joined (taken out of the rows). */
-function parametersOf(target: Target, rows: Value[][], values: string[]): void {
-  const bodyIndex = bodyIndexOf(target);
-  if (bodyIndex < 0) {
-    values.push(rowsJson(rows));
-    return;
-  }
-  const bodies: string[] = new Array<string>(rows.length);
-  const stripped: Value[][] = new Array<Value[]>(rows.length);
-  for (let at = 0; at < rows.length; at += 1) {
-    const row = rows[at] as Value[];
-    bodies[at] = String(row[bodyIndex]);
-    const copy = row.slice();
-    copy[bodyIndex] = 0;
-    stripped[at] = copy;
-  }
-  values.push(rowsJson(stripped), bodies.join(BODY_SEPARATOR));
 }
 
 /**
@@ -131,10 +129,17 @@ function parametersOf(target: Target, rows: Value[][], values: string[]): void {
 export function batchStatement(batch: RowBatch, after?: JournalMark, fence?: Fence): BatchStatement | null {
   if (batch.isEmpty) return null;
   const values: string[] = [];
-  for (const target of batch.targets) parametersOf(target, folded(target, batch.rowsOf(target)), values);
+  /** Per target, in order: `t` for rows sent as text, `j` for rows sent as JSON (a value `rowsText` cannot carry). */
+  let json = '';
+  for (const target of batch.targets) {
+    const rows = folded(target, batch.rowsOf(target));
+    const text = rowsText(rows, target.columns.length);
+    values.push(text ?? rowsJson(rows));
+    json += text === null ? 'j' : 't';
+  }
   if (after) values.push(String(after.seq), after.body);
   if (fence) values.push(fence.name, String(fence.epoch));
-  const { name, text } = statementOf(batch.targets, after !== undefined, fence !== undefined);
+  const { name, text } = statementOf(batch.targets, json, after !== undefined, fence !== undefined);
   return { name, text, values };
 }
 
@@ -150,7 +155,7 @@ export interface Fence {
   epoch: number;
 }
 
-/** Statement texts and names by the targets they write and whether they carry the guard. */
+/** Statement texts and names by the targets they write, in which form, and whether they carry the guard. */
 const statements = new Map<string, { name: string; text: string }>();
 /** Far more than the table and mode combinations an engine writes; a bound all the same. */
 const MAX_STATEMENTS = 4096;
@@ -158,24 +163,22 @@ const MAX_STATEMENTS = 4096;
 /**
  * The text and name of the statement writing `targets` in this order, remembered: the same
  * few shapes recur on every append, and a text built anew each time would be one more young
- * object for the driver to keep alive until the statement returns. Parameters are numbered
- * in the order `parametersOf` pushes them, then the guard's two.
+ * object for the driver to keep alive until the statement returns. `json` says, target by
+ * target, whether its rows go as JSON (`j`) or as text (`t`). Parameters are numbered one per
+ * target, in order, then the guard's two and the fence's two.
  */
 function statementOf(
   targets: readonly Target[],
+  json: string,
   guarded: boolean,
   fenced = false,
 ): { name: string; text: string } {
-  let key = (guarded ? 'g' : '') + (fenced ? 'f' : '');
-  for (const target of targets) key += `${target.slot},`;
+  let key = (guarded ? 'g' : '') + (fenced ? 'f' : '') + json;
+  for (const target of targets) key += `,${target.slot}`;
   let statement = statements.get(key);
   if (!statement) {
-    let parameter = 0;
-    const parts = targets.map((target, index) => {
-      const rowsParameter = (parameter += 1);
-      const bodyParameter = bodyIndexOf(target) < 0 ? 0 : (parameter += 1);
-      return partOf(target, index, rowsParameter, bodyParameter);
-    });
+    const parts = targets.map((target, index) => partOf(target, index, index + 1, json[index] === 'j'));
+    let parameter = targets.length;
     let result = '1';
     if (guarded) {
       result += ` / (SELECT count(*) FROM journal WHERE seq = $${parameter + 1}::bigint AND body = $${parameter + 2})`;

@@ -92,6 +92,28 @@ export function describeUrl(url: string): string {
   }
 }
 
+/**
+ * Deduplication off on bourse's non-unique indexes (PostgreSQL 13 and later), once: their keys
+ * end with the table's primary key or are otherwise (nearly) unique, so the deduplication pass
+ * PostgreSQL runs before splitting a full leaf page finds nothing to merge and is wasted work
+ * (about a twelfth of the backends' CPU per order when every order fills, docs/performance.md,
+ * 2026-11-26). An index it cannot change (owned by another role) is left as it is.
+ */
+async function indexesWithoutDeduplication(client: pg.PoolClient): Promise<void> {
+  const { rows } = await client.query<{ name: string }>(
+    `SELECT quote_ident(c.relname) AS name FROM pg_index i
+       JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+       JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_am a ON a.oid = c.relam
+     WHERE n.nspname = current_schema() AND a.amname = 'btree' AND NOT i.indisunique
+       AND t.relname = ANY($1) AND current_setting('server_version_num')::int >= 130000
+       AND NOT COALESCE(c.reloptions @> '{deduplicate_items=off}', false)`,
+    [storedTableNames()],
+  );
+  for (const { name } of rows) {
+    await client.query(`ALTER INDEX ${name} SET (deduplicate_items = off)`).catch(() => undefined);
+  }
+}
+
 async function migrate(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
@@ -116,6 +138,7 @@ async function migrate(pool: pg.Pool): Promise<void> {
         throw error;
       }
     }
+    await indexesWithoutDeduplication(client);
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     client.release();
   } catch (error) {
@@ -134,6 +157,20 @@ async function migrate(pool: pg.Pool): Promise<void> {
  */
 function forget(values: unknown[] | undefined): void {
   if (values) values.length = 0;
+}
+
+/**
+ * Values PostgreSQL compresses (journal bodies of more than about 2 KB: a place-batch of 20
+ * orders is 2.6 KB; snapshots) compressed with lz4 rather than pglz on this session: about a
+ * quarter of pglz's time per journal row, and faster to read back at recovery (measured: 21.5
+ * → 5.0 µs per 2.6 KB row; docs/performance.md, 2026-11-26). A server built without lz4, or
+ * older than PostgreSQL 14, refuses the setting: the session then keeps its default.
+ */
+function preferLz4(client: pg.ClientBase): Promise<void> {
+  return client.query("SET default_toast_compression = 'lz4'").then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /** Runs one statement on a pooled connection; a connection that failed is destroyed, not reused. */
@@ -172,6 +209,9 @@ export async function openPostgresStore(
     pool.on('error', reportError);
     pool.on('connect', (client) => client.on('error', reportError));
   }
+  // The snapshot connection writes projector batches and snapshots; the SET is queued ahead
+  // of its first statement.
+  writer.on('connect', (client) => void preferLz4(client));
   const writeTimeoutMs = options.writeTimeoutMs ?? 10_000;
   /**
    * The connection appends are pipelined on: each statement is sent at once, without waiting
@@ -188,6 +228,7 @@ export async function openPostgresStore(
     client.on('error', reportError);
     try {
       await client.connect();
+      await preferLz4(client);
       return client;
     } catch (error) {
       await client.end().catch(() => undefined);
