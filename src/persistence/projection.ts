@@ -8,7 +8,7 @@
  * others as named RowWrites (rowsOf, brokerage-rows.ts, candle-rows.ts), laid out by their
  * table's columns.
  * Stores consume the batch table by table: SQLite one prepared statement per target, PostgreSQL
- * one JSON parameter per target (postgres/batch-write.ts).
+ * one text parameter per target, JSON where a value holds a separator (postgres/batch-write.ts).
  */
 import type { EngineEvent } from '../domain/events.ts';
 import {
