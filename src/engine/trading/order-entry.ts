@@ -10,7 +10,13 @@
 import type { OrderRequest } from '../../domain/commands.ts';
 import { transition, type CancelReason, type Order } from '../../domain/order.ts';
 import { scalesOf } from '../instruments/scales.ts';
-import { match, type MatchResult, type TakerCancelReason } from '../matching/index.ts';
+import {
+  match,
+  type Fill,
+  type MakerCancellation,
+  type MatchResult,
+  type TakerCancelReason,
+} from '../matching/index.ts';
 import { cancelOpenOrder } from './cancel.ts';
 import { releaseOrder, settleFill } from './settle.ts';
 import { countOpen, touch, type TradingContext } from './trading-context.ts';
@@ -76,7 +82,8 @@ export function openOrder(trading: TradingContext, fields: NewOrder): Order {
   // same keys either way.
   if (fields.category === 'MARGIN' && request.loanType) order.loanType = request.loanType;
   if (fields.clientOid) state.clientOids.set(`${uid}|${fields.clientOid}`, { orderId, timeMs: nowMs });
-  trading.opened.add(orderId);
+  // Opened and then touched at once, with nothing touched between: finish relies on it.
+  trading.opened.push(order);
   touch(trading, order);
   return order;
 }
@@ -134,8 +141,12 @@ export function applyMatch(
   result: MatchResult,
 ): void {
   const { state } = trading.context;
-  for (const fill of result.fills) settleFill(trading, valid.instrument, order, fill);
-  for (const cancelled of result.makersCancelled) {
+  // Indexed loops: for-of here left an iterator result per fill to the collector (2026-11-26).
+  const { fills, makersCancelled } = result;
+  for (let index = 0; index < fills.length; index += 1)
+    settleFill(trading, valid.instrument, order, fills[index] as Fill);
+  for (let index = 0; index < makersCancelled.length; index += 1) {
+    const cancelled = makersCancelled[index] as MakerCancellation;
     const maker = state.orders.get(cancelled.orderId);
     // The matcher already took the maker out of the book; cancelOpenOrder's remove is a no-op.
     if (maker) cancelOpenOrder(trading, maker, 'stp_cancel');
