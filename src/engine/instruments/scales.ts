@@ -52,6 +52,9 @@ function stepsOfSafe(text: string, places: number, unitsNumber: number): number 
   const scaled = parseScaledSafe(text, places);
   if (scaled === undefined) return undefined;
   if (scaled === null) return 'precision';
+  // A step of one unit (every spot instrument) divides everything: a float remainder was about
+  // a fifth of this function's time (2026-11-26).
+  if (unitsNumber === 1) return scaled;
   if (scaled % unitsNumber !== 0) return 'step';
   // A negative zero cannot come: parseScaledSafe gives 0 for "-0", and 0 / units is 0.
   return scaled / unitsNumber;

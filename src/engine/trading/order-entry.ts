@@ -10,7 +10,13 @@
 import type { OrderRequest } from '../../domain/commands.ts';
 import { transition, type CancelReason, type Order } from '../../domain/order.ts';
 import { scalesOf } from '../instruments/scales.ts';
-import { match, type MatchResult, type TakerCancelReason } from '../matching/index.ts';
+import {
+  match,
+  type Fill,
+  type MakerCancellation,
+  type MatchResult,
+  type TakerCancelReason,
+} from '../matching/index.ts';
 import { cancelOpenOrder } from './cancel.ts';
 import { releaseOrder, settleFill } from './settle.ts';
 import { countOpen, touch, type TradingContext } from './trading-context.ts';
@@ -67,12 +73,17 @@ export function openOrder(trading: TradingContext, fields: NewOrder): Order {
     holdAmount: fields.hold.amount,
     sequence: state.nextSequence++,
     source: fields.source,
-    ...(fields.category === 'MARGIN' && request.loanType ? { loanType: request.loanType } : {}),
     createdTimeMs: nowMs,
     updatedTimeMs: nowMs,
   };
+  // Set after the literal, not spread inside it: a spread in the middle of a literal makes V8
+  // build the object property by property (about 60% of openOrder's time on the crossing
+  // stream, 2026-11-26). Absent, not undefined: a snapshot's JSON and the state hash see the
+  // same keys either way.
+  if (fields.category === 'MARGIN' && request.loanType) order.loanType = request.loanType;
   if (fields.clientOid) state.clientOids.set(`${uid}|${fields.clientOid}`, { orderId, timeMs: nowMs });
-  trading.opened.add(orderId);
+  // Opened and then touched at once, with nothing touched between: finish relies on it.
+  trading.opened.push(order);
   touch(trading, order);
   return order;
 }
@@ -130,8 +141,12 @@ export function applyMatch(
   result: MatchResult,
 ): void {
   const { state } = trading.context;
-  for (const fill of result.fills) settleFill(trading, valid.instrument, order, fill);
-  for (const cancelled of result.makersCancelled) {
+  // Indexed loops: for-of here left an iterator result per fill to the collector (2026-11-26).
+  const { fills, makersCancelled } = result;
+  for (let index = 0; index < fills.length; index += 1)
+    settleFill(trading, valid.instrument, order, fills[index] as Fill);
+  for (let index = 0; index < makersCancelled.length; index += 1) {
+    const cancelled = makersCancelled[index] as MakerCancellation;
     const maker = state.orders.get(cancelled.orderId);
     // The matcher already took the maker out of the book; cancelOpenOrder's remove is a no-op.
     if (maker) cancelOpenOrder(trading, maker, 'stp_cancel');

@@ -14,22 +14,27 @@ import { notePlanOrder } from '../triggers/fill-watch.ts';
 export interface TradingContext {
   context: Context;
   books: Books;
-  touched: Map<string, Order>;
-  /** Ids of the orders this command opened (openOrder), until finish reports them. */
-  opened: Set<string>;
+  /**
+   * The orders touched since the last finish, in the order first touched. By object, not by
+   * id: an order taken whole at once (a taker that fills) then never has its id hashed, and
+   * a fresh id's first hash is the dear one (a new 18-digit text).
+   */
+  touched: Set<Order>;
+  /**
+   * The orders this command opened (openOrder), until finish reports them, in opening order.
+   * openOrder touches each as it opens it, so they come in `touched` in this same order:
+   * finish tells them apart with one cursor, without a set of ids.
+   */
+  opened: Order[];
 }
 
 /**
- * A command's trading view, nothing touched yet. The caller may hand in an empty map and set
- * to use (finish leaves them empty), sparing two allocations per command.
+ * A command's trading view, nothing touched yet. Its map and set are the command's own and die
+ * with it: one kept from command to command and cleared made every order it had held survive
+ * young-generation collections (exchange.ts, enterTime).
  */
-export function tradingContext(
-  context: Context,
-  books: Books,
-  touched: Map<string, Order> = new Map(),
-  opened: Set<string> = new Set(),
-): TradingContext {
-  return { context, books, touched, opened };
+export function tradingContext(context: Context, books: Books): TradingContext {
+  return { context, books, touched: new Set(), opened: [] };
 }
 
 export function lineOf(order: Pick<Order, 'category'>): 'spot' | 'futures' {
@@ -72,18 +77,28 @@ export function rebuildOpenOrderCounts(state: EngineState): void {
 
 export function touch(trading: TradingContext, order: Order): void {
   order.updatedTimeMs = trading.context.nowMs;
-  trading.touched.set(order.orderId, order);
+  trading.touched.add(order);
+}
+
+/** The order with this id among those touched since the last finish, if any (a scan: rare). */
+export function touchedOrder(trading: TradingContext, orderId: string): Order | undefined {
+  for (const order of trading.touched) if (order.orderId === orderId) return order;
+  return undefined;
 }
 
 export function finish(trading: TradingContext): void {
   const { state } = trading.context;
-  for (const order of trading.touched.values()) {
+  const opened = trading.opened;
+  let nextOpened = 0;
+  for (const order of trading.touched) {
     const key = instrumentKey(order.category, order.symbol);
     const instrument = state.instruments.get(key);
     if (!instrument) throw new Error(`order ${order.orderId} of an unknown instrument`);
+    const created = order === opened[nextOpened];
+    if (created) nextOpened += 1;
     if (trading.context.recording) {
       // The view is formatted where it is read (report-records.ts).
-      trading.context.emit(new OrderUpdatedRecord(instrument, order, trading.opened.has(order.orderId)));
+      trading.context.emit(new OrderUpdatedRecord(instrument, order, created));
     }
     notePlanOrder(state, instrument, order);
     if (!isOpenStatus(order.status) && state.orders.delete(order.orderId))
@@ -92,5 +107,5 @@ export function finish(trading: TradingContext): void {
   // clear() allocates a fresh table, and most finishes (the clock jobs' before each command)
   // have nothing to clear.
   if (trading.touched.size > 0) trading.touched.clear();
-  if (trading.opened.size > 0) trading.opened.clear();
+  if (opened.length > 0) opened.length = 0;
 }

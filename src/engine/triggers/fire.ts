@@ -20,7 +20,7 @@ import { fail, ok, type Outcome } from '../../domain/result-code.ts';
 import { positionModeOf } from '../futures/settings.ts';
 import { lotsToQuantity } from '../instruments/scales.ts';
 import { placeOne } from '../trading/place.ts';
-import { finish, type TradingContext } from '../trading/trading-context.ts';
+import { finish, touchedOrder, type TradingContext } from '../trading/trading-context.ts';
 import { instrumentKey } from '../../domain/instrument.ts';
 import { endPlan } from './lifecycle.ts';
 import { positionKeyOf } from './plan-state.ts';
@@ -115,7 +115,7 @@ export function firePlan(trading: TradingContext, plan: Plan): void {
   } else {
     // A reduce-only order that replaced older ones is answered without its id; its clientOid is it.
     const orderId = result.orderId || result.clientOid;
-    const order = trading.touched.get(orderId);
+    const order = touchedOrder(trading, orderId);
     if (order) order.source = orderSourceOf(plan);
     plan.executeOrderId = orderId;
     awaitPresets(trading, plan, orderId);

@@ -140,3 +140,47 @@ test('report records when encoded give the plain events’ text, decode and proj
     assert.deepEqual(rowsOf(event), rowsOf(plainEvents[index] as EngineEvent), event.type);
   }
 });
+
+test('order updates when a batch touches an older order between new ones mark created only the new ones', () => {
+  const engine = new EngineHarness();
+  const seller = engine.account({ BTC: '1' });
+  const trader = engine.account({ BTC: '1', USDT: '100000' });
+  const older = placeCommand(engine, seller, 'sell', '60000', '0.1');
+  const olderId = (older.outcome as { value: { orderId: string }[] }).value[0]?.orderId ?? '';
+  engine.nowMs += 1_000;
+  const item = (side: 'buy' | 'sell', price: string, quantity: string) =>
+    ({
+      symbol: 'BTCUSDT',
+      side,
+      orderType: 'limit',
+      timeInForce: 'gtc',
+      stpMode: 'none',
+      price,
+      quantity,
+    }) as const;
+  // A buy that takes the older ask (touched after the buy opens), a refused item (opens
+  // nothing), a sell that rests, and a buy that takes it.
+  const batch = engine.run({
+    type: 'PlaceOrders',
+    timeMs: engine.nowMs,
+    uid: trader,
+    category: 'SPOT',
+    items: [
+      item('buy', '60000', '0.1'),
+      item('buy', '60000', '0.0000001'),
+      item('sell', '60010', '0.2'),
+      item('buy', '60010', '0.2'),
+    ],
+  });
+  const placed = (batch.outcome as { value: { orderId: string }[] }).value.map((result) => result.orderId);
+  assert.equal(placed[1], '');
+  const updates = batch.events.flatMap((event) =>
+    event.type === 'OrderUpdated' ? [[event.order.orderId, event.created] as const] : [],
+  );
+  assert.deepEqual(updates, [
+    [placed[0], true],
+    [olderId, false],
+    [placed[2], true],
+    [placed[3], true],
+  ]);
+});
