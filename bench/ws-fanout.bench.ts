@@ -76,9 +76,10 @@ async function runBourse() {
       BOURSE_FEED: 'off',
       BOURSE_LIQUIDITY: 'off',
       BOURSE_WS_MAX_BUFFERED_BYTES: String(64 * 1024 * 1024),
-      // Every client connects from loopback: lift the per-IP cap (the venue's 100) for the run.
-      BOURSE_WS_MAX_CONNECTIONS_PER_IP: String(Math.max(100, CLIENTS)),
-      BOURSE_WS_MAX_CONNECTIONS: String(Math.max(1000, CLIENTS)),
+      // Every client connects from loopback: lift the per-IP cap (the venue's 100) for the run,
+      // with room for the recorder's own connection besides the CLIENTS measured.
+      BOURSE_WS_MAX_CONNECTIONS_PER_IP: String(Math.max(100, CLIENTS + 1)),
+      BOURSE_WS_MAX_CONNECTIONS: String(Math.max(1000, CLIENTS + 1)),
     }),
     log: 'off' as const,
   });
