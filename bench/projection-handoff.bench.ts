@@ -24,7 +24,7 @@ import { encode } from '../src/persistence/codec.ts';
 import { journalRowsOf, projectionRowsOf } from '../src/persistence/journal-record.ts';
 import type { JournalEntry } from '../src/ports/store.ts';
 import { median } from './support/bourse-child.ts';
-import { placeBatchItems, Recorder } from './support/journal-recorder.ts';
+import { placeBatchAppends, Recorder } from './support/journal-recorder.ts';
 import { ORDERS_PER_REQUEST, type Workload } from './support/order-batch.ts';
 import { fundedSpotAccounts } from './support/spot-setup.ts';
 
@@ -36,21 +36,7 @@ function batchesOf(workload: Workload): JournalEntry[][] {
   const recorder = new Recorder();
   const uids = fundedSpotAccounts(recorder, 8);
   recorder.take();
-  const batches: JournalEntry[][] = [];
-  for (let index = 0; index < BATCHES; index += 1) {
-    for (let command = 0; command < PER_BATCH; command += 1) {
-      const uid = uids[(index * PER_BATCH + command) % uids.length] as string;
-      recorder.run({
-        type: 'PlaceOrders',
-        timeMs: recorder.tick(),
-        uid,
-        category: 'SPOT',
-        items: placeBatchItems(workload),
-      });
-    }
-    batches.push(recorder.take());
-  }
-  return batches;
+  return placeBatchAppends(recorder, uids, workload, BATCHES, PER_BATCH);
 }
 
 /** A thread that takes messages and drops them: `post` costs what postMessage costs the sender. */

@@ -33,7 +33,7 @@ import { openPostgresStore } from '../src/persistence/postgres/postgres-store.ts
 import { openSqliteStore } from '../src/persistence/sqlite/sqlite-store.ts';
 import type { JournalEntry } from '../src/ports/store.ts';
 import { benchDatabase, median } from './support/bourse-child.ts';
-import { placeBatchItems, Recorder } from './support/journal-recorder.ts';
+import { placeBatchAppends, Recorder } from './support/journal-recorder.ts';
 import { ORDERS_PER_REQUEST, type Workload } from './support/order-batch.ts';
 
 const STORES = (process.env.BENCH_STORES ?? 'sqlite,sqlite-thread,postgres').split(',').filter(Boolean);
@@ -44,23 +44,8 @@ const PER_APPEND = Number(process.env.BENCH_COMMANDS_PER_APPEND ?? 50);
 const ACCOUNTS = 8;
 
 /** Appends of PER_APPEND place-batch commands each, from a live engine. */
-function appendsOf(recorder: Recorder, uids: string[], workload: Workload, count: number): JournalEntry[][] {
-  const appends: JournalEntry[][] = [];
-  for (let index = 0; index < count; index += 1) {
-    for (let command = 0; command < PER_APPEND; command += 1) {
-      const uid = uids[(index * PER_APPEND + command) % uids.length] as string;
-      recorder.run({
-        type: 'PlaceOrders',
-        timeMs: recorder.tick(),
-        uid,
-        category: 'SPOT',
-        items: placeBatchItems(workload),
-      });
-    }
-    appends.push(recorder.take());
-  }
-  return appends;
-}
+const appendsOf = (recorder: Recorder, uids: string[], workload: Workload, count: number): JournalEntry[][] =>
+  placeBatchAppends(recorder, uids, workload, count, PER_APPEND);
 
 /** The CPU ms of the PostgreSQL backends of `url`'s database so far (0 without one). */
 async function backendCpuMs(url: string | undefined): Promise<number> {

@@ -40,6 +40,34 @@ export class Recorder {
 }
 
 /**
+ * `count` groups of `perGroup` place-batch commands of `workload` each, run on `recorder` by
+ * the accounts `uids` in turn: the entries one append (or one projector batch) receives.
+ */
+export function placeBatchAppends(
+  recorder: Recorder,
+  uids: readonly string[],
+  workload: Workload,
+  count: number,
+  perGroup: number,
+): JournalEntry[][] {
+  const groups: JournalEntry[][] = [];
+  for (let index = 0; index < count; index += 1) {
+    for (let command = 0; command < perGroup; command += 1) {
+      const uid = uids[(index * perGroup + command) % uids.length] as string;
+      recorder.run({
+        type: 'PlaceOrders',
+        timeMs: recorder.tick(),
+        uid,
+        category: 'SPOT',
+        items: placeBatchItems(workload),
+      });
+    }
+    groups.push(recorder.take());
+  }
+  return groups;
+}
+
+/**
  * One place-batch request's items: `entry`, immediate-or-cancel orders away from an empty
  * book; `crossing`, buy/sell pairs at one price, each sell filling the buy before it.
  */
