@@ -16,6 +16,19 @@ import { decode, encode } from '../../../src/persistence/codec.ts';
 import { rowsOf } from '../../../src/persistence/projection.ts';
 import { EngineHarness } from '../../support/engine-builders.ts';
 
+/** A good-till-cancelled BTCUSDT limit order item. */
+function limitItem(side: 'buy' | 'sell', price: string, quantity: string) {
+  return {
+    symbol: 'BTCUSDT',
+    side,
+    orderType: 'limit',
+    timeInForce: 'gtc',
+    stpMode: 'none',
+    price,
+    quantity,
+  } as const;
+}
+
 function placeCommand(
   engine: EngineHarness,
   uid: string,
@@ -28,9 +41,7 @@ function placeCommand(
     timeMs: engine.nowMs,
     uid,
     category: 'SPOT',
-    items: [
-      { symbol: 'BTCUSDT', side, orderType: 'limit', timeInForce: 'gtc', stpMode: 'none', price, quantity },
-    ],
+    items: [limitItem(side, price, quantity)],
   };
   return engine.run(command);
 }
@@ -148,16 +159,6 @@ test('order updates when a batch touches an older order between new ones mark cr
   const older = placeCommand(engine, seller, 'sell', '60000', '0.1');
   const olderId = (older.outcome as { value: { orderId: string }[] }).value[0]?.orderId ?? '';
   engine.nowMs += 1_000;
-  const item = (side: 'buy' | 'sell', price: string, quantity: string) =>
-    ({
-      symbol: 'BTCUSDT',
-      side,
-      orderType: 'limit',
-      timeInForce: 'gtc',
-      stpMode: 'none',
-      price,
-      quantity,
-    }) as const;
   // A buy that takes the older ask (touched after the buy opens), a refused item (opens
   // nothing), a sell that rests, and a buy that takes it.
   const batch = engine.run({
@@ -166,10 +167,10 @@ test('order updates when a batch touches an older order between new ones mark cr
     uid: trader,
     category: 'SPOT',
     items: [
-      item('buy', '60000', '0.1'),
-      item('buy', '60000', '0.0000001'),
-      item('sell', '60010', '0.2'),
-      item('buy', '60010', '0.2'),
+      limitItem('buy', '60000', '0.1'),
+      limitItem('buy', '60000', '0.0000001'),
+      limitItem('sell', '60010', '0.2'),
+      limitItem('buy', '60010', '0.2'),
     ],
   });
   const placed = (batch.outcome as { value: { orderId: string }[] }).value.map((result) => result.orderId);
