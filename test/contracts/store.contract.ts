@@ -580,6 +580,7 @@ export function storeContract(harness: StoreHarness): ContractTest[] {
             'bills',
             billsSql({ uid: buyer, wallets: ['unified'], categories: ['SPOT'], idLessThan: '9', limit: 100 }),
           ],
+          ['bills', billsSql({ uid: buyer, wallets: ['unified'], idLessThan: '9', limit: 100 })],
           [
             'orders',
             ordersSql({ uid: buyer, categories: ['SPOT'], closedOnly: true, idLessThan: '9', limit: 100 }),
