@@ -50,7 +50,7 @@ export interface Migration {
   indexes?: { drop: readonly string[]; create: readonly string[] };
 }
 
-/** Orders whose clientOid was given (not their own id): see ordersByClientOid in queries.ts. */
+/** Orders whose clientOid was given (not their own id): see clientOidFilter in queries.ts. */
 export const ORDERS_BY_GIVEN_CLIENT_OID: PartialIndex = {
   columns: ['uid', 'client_oid'],
   where: 'client_oid <> order_id',
@@ -523,7 +523,7 @@ export function ddl(table: Table, dialect: Dialect): string[] {
 }
 
 /** An index's name: its table's and its columns' (and a partial index's suffix). */
-export function indexName(table: Table, index: Index): string {
+function indexName(table: Table, index: Index): string {
   const columns = 'where' in index ? index.columns : index;
   const name = `${table.name}_by_${columns.join('_')}`;
   return 'where' in index ? `${name}_${index.suffix}` : name;
