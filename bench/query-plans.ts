@@ -36,9 +36,25 @@ async function main(): Promise<void> {
       'bills of several wallets, by business type',
       billsSql({ uid, wallets: ['spot', 'margin'], businessTypes: ['deposit'], limit: 100 }),
     ],
+    [
+      'bills of the unified wallet, one category, by cursor',
+      billsSql({ uid, wallets: ['unified'], categories: ['USDT-FUTURES'], idLessThan: '9', limit: 100 }),
+    ],
     ['deposit/withdrawal records', fundingSql(uid, 100)],
     ['order by id', orderSql(uid, { orderId: '100000000000001000' })],
     ['order by clientOid', orderSql(uid, { clientOid: 'abc' })],
+    [
+      'order history by clientOid (closed, one category, time window)',
+      ordersSql({
+        uid,
+        categories: ['SPOT'],
+        closedOnly: true,
+        clientOid: 'abc',
+        startTimeMs: 0,
+        endTimeMs: 9e15,
+        limit: 100,
+      }),
+    ],
     [
       'order history (closed, one category, time window, cursor)',
       ordersSql({

@@ -28,6 +28,7 @@ import type {
   TransferRow,
 } from '../ports/store.ts';
 import type { Value } from './projection.ts';
+import { ORDERS_BY_GIVEN_CLIENT_OID, UNIFIED_BILLS_BY_CATEGORY } from './schema.ts';
 
 export interface Sql {
   text: string;
@@ -69,9 +70,13 @@ export function newestRecordsSql(table: string, where: Where, limit: number): Sq
 }
 
 export function billsSql(query: BillQuery): Sql {
-  const where = new Where()
-    .add('uid = ?', query.uid)
-    .addIn('wallet', query.wallets.length > 0 ? query.wallets : [''])
+  const where = new Where().add('uid = ?', query.uid);
+  // The unified wallet's bills by category have an index of their own, which a query can use
+  // only when it names that wallet in the index's own words (schema.ts PartialIndex).
+  if (query.wallets.length === 1 && query.wallets[0] === 'unified')
+    where.add(UNIFIED_BILLS_BY_CATEGORY.where);
+  else where.addIn('wallet', query.wallets.length > 0 ? query.wallets : ['']);
+  where
     .addIn('category', query.categories)
     .addOptional('coin = ?', query.coin)
     .addIn('business_type', query.businessTypes)
@@ -130,15 +135,34 @@ const ORDER_COLUMNS = 'order_id, uid, client_oid, category, symbol, status, crea
 const FILL_COLUMNS = 'exec_id, uid, order_id, category, symbol, time_ms, body';
 
 export function orderSql(uid: string, reference: { orderId?: string; clientOid?: string }): Sql {
-  return reference.orderId
-    ? {
-        text: `SELECT ${ORDER_COLUMNS} FROM orders WHERE uid = ? AND order_id = ?`,
-        params: [uid, reference.orderId],
-      }
-    : {
-        text: `SELECT ${ORDER_COLUMNS} FROM orders WHERE uid = ? AND client_oid = ? ORDER BY order_id DESC LIMIT 1`,
-        params: [uid, reference.clientOid ?? ''],
-      };
+  if (reference.orderId) {
+    return {
+      text: `SELECT ${ORDER_COLUMNS} FROM orders WHERE uid = ? AND order_id = ?`,
+      params: [uid, reference.orderId],
+    };
+  }
+  const where = clientOidFilter(new Where().add('uid = ?', uid), uid, reference.clientOid ?? '');
+  return {
+    text: `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${where.text} ORDER BY order_id DESC LIMIT 1`,
+    params: where.params,
+  };
+}
+
+/**
+ * The orders of `uid` with clientOid `clientOid`: those whose clientOid was given, from the
+ * index of given clientOids (schema.ts ORDERS_BY_GIVEN_CLIENT_OID, whose condition is repeated
+ * word for word so that both planners use it), and the order whose id it is, which took its
+ * id as clientOid if none was given.
+ */
+function clientOidFilter(where: Where, uid: string, clientOid: string): Where {
+  return where.add(
+    'client_oid = ? AND order_id IN (SELECT order_id FROM orders WHERE uid = ? AND client_oid = ? AND ' +
+      `${ORDERS_BY_GIVEN_CLIENT_OID.where} UNION ALL SELECT ?)`,
+    clientOid,
+    uid,
+    clientOid,
+    clientOid,
+  );
 }
 
 function accountFilters(query: OrderQuery | FillQuery, idColumn: string, timeColumn: string): Where {
@@ -154,7 +178,8 @@ function accountFilters(query: OrderQuery | FillQuery, idColumn: string, timeCol
 export function ordersSql(query: OrderQuery): Sql {
   const where = accountFilters(query, 'order_id', 'created_ms');
   if (query.closedOnly) where.addIn('status', ['filled', 'cancelled']);
-  where.addOptional('order_id = ?', query.orderId).addOptional('client_oid = ?', query.clientOid);
+  where.addOptional('order_id = ?', query.orderId);
+  if (query.clientOid) clientOidFilter(where, query.uid, query.clientOid);
   return {
     text: `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${where.text} ORDER BY order_id DESC LIMIT ?`,
     params: [...where.params, query.limit],

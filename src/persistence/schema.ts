@@ -9,8 +9,11 @@ export interface Table {
   name: string;
   columns: readonly (readonly [name: string, type: ColumnType])[];
   primaryKey: string;
-  /** Each index lists its columns; its name is derived from the table and columns. */
-  indexes: readonly (readonly string[])[];
+  /**
+   * Each index lists its columns; its name is derived from the table and columns. A partial
+   * index (`PartialIndex`) holds only the rows its condition admits.
+   */
+  indexes: readonly Index[];
   /**
    * Tables whose upserts merge into the stored row instead of replacing it (candles): how
    * each column combines; columns not named keep the stored value. See mergeAssignments.
@@ -21,10 +24,45 @@ export interface Table {
 /** How an upsert combines a column with the stored row (integer columns for max/min/sum). */
 export type MergeRule = 'replace' | 'max' | 'min' | 'sum';
 
+export type Index = readonly string[] | PartialIndex;
+
+/**
+ * An index of the rows `where` admits (both dialects' syntax), named with `suffix` after its
+ * columns. A query can use it only when its own WHERE holds `where` word for word (SQLite's
+ * rule; PostgreSQL's is looser), so the queries of queries.ts repeat it.
+ */
+export interface PartialIndex {
+  columns: readonly string[];
+  where: string;
+  suffix: string;
+}
+
 export interface Migration {
   version: number;
   tables: readonly Table[];
+  /**
+   * Indexes of tables created by earlier migrations that change: `drop` the indexes named
+   * (if they exist), then create every index of the tables named in `create` that does not
+   * exist yet, as schema.ts defines it now. A table definition always shows its indexes as they
+   * are now; a store made after the change creates them with the table, and then finds
+   * nothing to drop or create here.
+   */
+  indexes?: { drop: readonly string[]; create: readonly string[] };
 }
+
+/** Orders whose clientOid was given (not their own id): see clientOidFilter in queries.ts. */
+export const ORDERS_BY_GIVEN_CLIENT_OID: PartialIndex = {
+  columns: ['uid', 'client_oid'],
+  where: 'client_oid <> order_id',
+  suffix: 'given',
+};
+
+/** The unified account's bills, by category: see billsSql in queries.ts. */
+export const UNIFIED_BILLS_BY_CATEGORY: PartialIndex = {
+  columns: ['uid', 'category', 'bill_id'],
+  where: "wallet = 'unified'",
+  suffix: 'unified',
+};
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -68,10 +106,10 @@ export const MIGRATIONS: readonly Migration[] = [
           ['time_ms', 'integer'],
         ],
         primaryKey: 'bill_id',
-        indexes: [
-          ['uid', 'wallet', 'bill_id'],
-          ['uid', 'category', 'bill_id'],
-        ],
+        // Outside the unified account a wallet's bills are of its own category (a filter on
+        // the first index costs next to nothing); the unified wallet's bills are of every
+        // category, so those alone are indexed by category too (since version 80).
+        indexes: [['uid', 'wallet', 'bill_id'], UNIFIED_BILLS_BY_CATEGORY],
       },
       {
         name: 'funding_records',
@@ -108,10 +146,9 @@ export const MIGRATIONS: readonly Migration[] = [
           ['body', 'text'],
         ],
         primaryKey: 'order_id',
-        indexes: [
-          ['uid', 'category', 'order_id'],
-          ['uid', 'client_oid'],
-        ],
+        // An order placed without a clientOid takes its id as one (client_oid = order_id):
+        // the clientOid index leaves those out (since version 80), the order id finds them.
+        indexes: [['uid', 'category', 'order_id'], ORDERS_BY_GIVEN_CLIENT_OID],
       },
       {
         name: 'fills',
@@ -442,6 +479,17 @@ export const MIGRATIONS: readonly Migration[] = [
       },
     ],
   },
+  {
+    // Fewer index entries per order (docs/performance.md, 2026-11-26c): the clientOid index
+    // holds only orders whose clientOid was given, and bills are indexed by category only in
+    // the unified wallet (the only one whose bills are of several categories).
+    version: 80,
+    tables: [],
+    indexes: {
+      drop: ['orders_by_uid_client_oid', 'bills_by_uid_category_bill_id'],
+      create: ['orders', 'bills'],
+    },
+  },
 ];
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -470,10 +518,34 @@ export function ddl(table: Table, dialect: Dialect): string[] {
   );
   return [
     `CREATE TABLE ${table.name} (${columns.join(', ')})`,
-    ...table.indexes.map(
-      (index) => `CREATE INDEX ${table.name}_by_${index.join('_')} ON ${table.name} (${index.join(', ')})`,
-    ),
+    ...table.indexes.map((index) => indexDdl(table, index)),
   ];
+}
+
+/** An index's name: its table's and its columns' (and a partial index's suffix). */
+function indexName(table: Table, index: Index): string {
+  const columns = 'where' in index ? index.columns : index;
+  const name = `${table.name}_by_${columns.join('_')}`;
+  return 'where' in index ? `${name}_${index.suffix}` : name;
+}
+
+/** The CREATE INDEX of one index (the same text in both dialects). */
+function indexDdl(table: Table, index: Index, ifNotExists = false): string {
+  const columns = 'where' in index ? index.columns : index;
+  const where = 'where' in index ? ` WHERE ${index.where}` : '';
+  const create = ifNotExists ? 'CREATE INDEX IF NOT EXISTS' : 'CREATE INDEX';
+  return `${create} ${indexName(table, index)} ON ${table.name} (${columns.join(', ')})${where}`;
+}
+
+/** Every statement of a migration, in order: its new tables, then its index changes. */
+export function migrationDdl(migration: Migration, dialect: Dialect): string[] {
+  const statements = migration.tables.flatMap((table) => ddl(table, dialect));
+  for (const name of migration.indexes?.drop ?? []) statements.push(`DROP INDEX IF EXISTS ${name}`);
+  for (const name of migration.indexes?.create ?? []) {
+    const table = tableOf(name);
+    for (const index of table.indexes) statements.push(indexDdl(table, index, true));
+  }
+  return statements;
 }
 
 /**

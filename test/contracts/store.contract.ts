@@ -67,6 +67,26 @@ export async function dumpTables(store: AnyStore): Promise<Record<string, Row[]>
   return dump;
 }
 
+/** The names of the store's indexes (its own and those of its primary keys), sorted. */
+async function indexNames(store: AnyStore): Promise<string[]> {
+  const rows =
+    store.kind === 'sqlite'
+      ? (store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as Row[])
+      : await store.query('SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema()');
+  return rows.map((row) => String(row.name)).sort();
+}
+
+/** A limit buy of BTCUSDT far below the market, without a clientOid. */
+const LIMIT_BUY = {
+  symbol: 'BTCUSDT',
+  side: 'buy',
+  orderType: 'limit',
+  timeInForce: 'gtc',
+  stpMode: 'none',
+  price: '50000',
+  quantity: '0.01',
+} as const;
+
 async function opened(t: TestContext, location: StoreLocation): Promise<AnyStore> {
   const store = await location.open();
   t.after(() => store.close());
@@ -430,6 +450,108 @@ export function storeContract(harness: StoreHarness): ContractTest[] {
       },
     },
     {
+      name: `order when looked up by clientOid finds a given clientOid and an order's own id (${kind})`,
+      async body(t) {
+        const store = await opened(t, await harness.location(t));
+        const { engine, buyer, seller } = tradingWorkload();
+        // Placed without a clientOid: the order takes its id as one (client_oid = order_id).
+        const [placed] = engine.run({
+          type: 'PlaceOrders',
+          timeMs: (engine.nowMs += 1_000),
+          uid: buyer,
+          category: 'SPOT',
+          items: [{ ...LIMIT_BUY }],
+        }) as { orderId: string }[];
+        const ownId = placed?.orderId ?? '';
+        await store.append(engine.entries);
+        const own = await store.order(buyer, { clientOid: ownId });
+        assert.deepEqual([own?.orderId, own?.clientOid], [ownId, ownId]);
+        assert.equal(await store.order(seller, { clientOid: ownId }), null, 'only for its owner');
+        assert.deepEqual(
+          (await store.orders({ uid: buyer, clientOid: ownId, limit: 10 })).map((view) => view.orderId),
+          [ownId],
+        );
+        const given = await store.order(buyer, { clientOid: 'b2' });
+        assert.equal(given?.status, 'filled');
+        assert.deepEqual(
+          (await store.orders({ uid: buyer, clientOid: 'b2', closedOnly: true, limit: 10 })).map(
+            (view) => view.orderId,
+          ),
+          [given?.orderId],
+        );
+        assert.equal(await store.order(buyer, { clientOid: 'nothing' }), null);
+        assert.deepEqual(await store.orders({ uid: buyer, clientOid: 'nothing', limit: 10 }), []);
+      },
+    },
+    {
+      name: `bills when the wallet is the unified one are filtered by category (${kind})`,
+      async body(t) {
+        const store = await opened(t, await harness.location(t));
+        const { engine } = tradingWorkload();
+        const { uid } = engine.run({
+          type: 'CreateAccount',
+          timeMs: (engine.nowMs += 1_000),
+          kind: 'main',
+          parentUid: null,
+          mode: 'unified',
+          label: '',
+        }) as { uid: string };
+        for (const coin of ['USDT', 'BTC'])
+          engine.run({
+            type: 'Deposit',
+            timeMs: (engine.nowMs += 1_000),
+            uid,
+            coin,
+            amount: 10n ** 8n,
+            wallet: 'unified',
+            subType: 'onchain',
+          });
+        await store.append(engine.entries);
+        const all = await store.bills({ uid, wallets: ['unified'], limit: 10 });
+        assert.deepEqual(
+          all.map((bill) => [bill.coin, bill.category]),
+          [
+            ['BTC', 'OTHER'],
+            ['USDT', 'OTHER'],
+          ],
+        );
+        assert.deepEqual(
+          await store.bills({ uid, wallets: ['unified'], categories: ['OTHER'], limit: 10 }),
+          all,
+        );
+        assert.deepEqual(
+          await store.bills({ uid, wallets: ['unified'], categories: ['SPOT'], limit: 10 }),
+          [],
+        );
+        assert.deepEqual(await store.bills({ uid, wallets: ['spot'], categories: ['OTHER'], limit: 10 }), []);
+      },
+    },
+    {
+      name: `open when the store has the indexes of before version 80 replaces them and reads the same (${kind})`,
+      async body(t) {
+        const location = await harness.location(t);
+        const first = await location.open();
+        const { engine, buyer } = tradingWorkload();
+        await first.append(engine.entries);
+        const before = await indexNames(first);
+        await first.close();
+        // The indexes version 80 changed, as a store migrated before it holds them.
+        await location.exec(
+          'DROP INDEX orders_by_uid_client_oid_given; DROP INDEX bills_by_uid_category_bill_id_unified; ' +
+            'CREATE INDEX orders_by_uid_client_oid ON orders (uid, client_oid); ' +
+            'CREATE INDEX bills_by_uid_category_bill_id ON bills (uid, category, bill_id); ' +
+            'DELETE FROM schema_migrations WHERE version = 80',
+        );
+        const second = await opened(t, location);
+        assert.deepEqual(await indexNames(second), before);
+        assert.ok(before.includes('orders_by_uid_client_oid_given'));
+        assert.ok(!before.includes('orders_by_uid_client_oid'));
+        assert.ok(!before.includes('bills_by_uid_category_bill_id'));
+        assert.equal((await second.order(buyer, { clientOid: 'b1' }))?.status, 'cancelled');
+        assert.ok((await second.bills({ uid: buyer, wallets: ['spot'], limit: 100 })).length >= 3);
+      },
+    },
+    {
       name: `open when the store was migrated by a newer version refuses to start (${kind})`,
       async body(t) {
         const location = await harness.location(t);
@@ -453,6 +575,12 @@ export function storeContract(harness: StoreHarness): ContractTest[] {
           ['funding_records', fundingSql(buyer, 100)],
           ['orders', orderSql(buyer, { orderId: '1' })],
           ['orders', orderSql(buyer, { clientOid: 'b1' })],
+          ['orders', ordersSql({ uid: buyer, clientOid: 'b1', limit: 100 })],
+          [
+            'bills',
+            billsSql({ uid: buyer, wallets: ['unified'], categories: ['SPOT'], idLessThan: '9', limit: 100 }),
+          ],
+          ['bills', billsSql({ uid: buyer, wallets: ['unified'], idLessThan: '9', limit: 100 })],
           [
             'orders',
             ordersSql({ uid: buyer, categories: ['SPOT'], closedOnly: true, idLessThan: '9', limit: 100 }),
@@ -468,6 +596,8 @@ export function storeContract(harness: StoreHarness): ContractTest[] {
             `${sql.text}\n${plan}`,
           );
           assert.doesNotMatch(plan, new RegExp(`Seq Scan|^SCAN ${table}$`, 'm'), `${sql.text}\n${plan}`);
+          // A clientOid is looked up in the index of given clientOids, never by a scan.
+          if (sql.text.includes('client_oid = ?')) assert.match(plan, /orders_by_uid_client_oid_given/, plan);
         }
       },
     },

@@ -39,7 +39,7 @@ import {
   type RetentionPolicy,
 } from '../retention.ts';
 import type { Sql } from '../queries.ts';
-import { ddl, storedTableNames } from '../schema.ts';
+import { migrationDdl, storedTableNames } from '../schema.ts';
 import { sqlReads, type Row } from '../sql-reads.ts';
 import { batchStatement, numbered, type Fence } from './batch-write.ts';
 import { settingsAdvice } from './settings-advice.ts';
@@ -125,9 +125,7 @@ async function migrate(pool: pg.Pool): Promise<void> {
     for (const migration of pendingMigrations(applied.rows.map((row) => row.version))) {
       await client.query('BEGIN');
       try {
-        for (const table of migration.tables) {
-          for (const statement of ddl(table, 'postgres')) await client.query(statement);
-        }
+        for (const statement of migrationDdl(migration, 'postgres')) await client.query(statement);
         await client.query('INSERT INTO schema_migrations (version, applied_ms) VALUES ($1, $2)', [
           migration.version,
           Date.now(),

@@ -34,7 +34,7 @@ import type { Value } from '../projection.ts';
 import { DEFAULT_RETENTION, pruneJournal, sqlPruning, type RetentionPolicy } from '../retention.ts';
 import type { Sql } from '../queries.ts';
 import { sqlReads } from '../sql-reads.ts';
-import { ddl } from '../schema.ts';
+import { migrationDdl } from '../schema.ts';
 import { SqliteWriter, type WriterMode } from './sqlite-writer.ts';
 
 export { CorruptJournalError } from '../journal-record.ts';
@@ -55,7 +55,7 @@ function migrate(db: Database.Database): void {
   const rows = db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[];
   for (const migration of pendingMigrations(rows.map((row) => row.version))) {
     db.transaction(() => {
-      for (const table of migration.tables) for (const statement of ddl(table, 'sqlite')) db.exec(statement);
+      for (const statement of migrationDdl(migration, 'sqlite')) db.exec(statement);
       db.prepare('INSERT INTO schema_migrations (version, applied_ms) VALUES (?, ?)').run(
         migration.version,
         Date.now(),
