@@ -8,6 +8,8 @@
  *   behind costs today;
  * - rows-json: building them and handing them over as one JSON string (posting a string copies
  *   it; the other thread parses it);
+ * - rows-text: the same with each table's rows as one text, fields joined by U+001F and rows
+ *   by U+001E (the form the PostgreSQL store sends, postgres/batch-write.ts);
  * - events-clone: the events alone, posted so (the other thread would build the rows);
  * - events-json: the codec's JSON of the events (an encoded form another thread decodes);
  * - journal: the journal rows alone (the command's codec JSON and its checksum), which the
@@ -52,6 +54,17 @@ const WAYS: Record<string, (entries: JournalEntry[]) => unknown> = {
   'rows-json': (entries) => {
     const batch = projectionRowsOf(entries);
     return post(JSON.stringify(batch.targets.map((target) => batch.rowsOf(target))));
+  },
+  'rows-text': (entries) => {
+    const batch = projectionRowsOf(entries);
+    return post(
+      batch.targets.map((target) =>
+        batch
+          .rowsOf(target)
+          .map((row) => row.join('\u001f'))
+          .join('\u001e'),
+      ),
+    );
   },
   'events-clone': (entries) => post(entries.map((entry) => entry.events)),
   'events-json': (entries) => post(encode(entries.map((entry) => entry.events))),

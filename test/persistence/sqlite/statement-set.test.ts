@@ -61,3 +61,26 @@ test('run when a row breaks a constraint throws and, inside a transaction, write
   );
   assert.deepEqual(db.prepare('SELECT count(*) AS count FROM t').get(), { count: 0 });
 });
+
+test('run with a template binds each value as a row of its own would: text stays text, integers stay integers', () => {
+  const db = new Database(':memory:');
+  db.exec('CREATE TABLE u (k TEXT PRIMARY KEY, s TEXT NOT NULL, n INTEGER NOT NULL)');
+  const statements = new StatementSet(db);
+  statements.add([{ head: 'INSERT OR FAIL INTO u (k, s, n) VALUES ', row: '(?, ?, ?)', tail: '' }]);
+  // 3 rows: one call of 2 and one of 1.
+  statements.run(0, [
+    ['0123', '007', 2 ** 53 - 1],
+    ['b', '', '42'],
+    ['c', 'ü€😀', 0],
+  ]);
+  assert.deepEqual(
+    db
+      .prepare('SELECT k, typeof(k) AS kt, s, typeof(s) AS st, n, typeof(n) AS nt FROM u ORDER BY rowid')
+      .all(),
+    [
+      { k: '0123', kt: 'text', s: '007', st: 'text', n: 2 ** 53 - 1, nt: 'integer' },
+      { k: 'b', kt: 'text', s: '', st: 'text', n: 42, nt: 'integer' },
+      { k: 'c', kt: 'text', s: 'ü€😀', st: 'text', n: 0, nt: 'integer' },
+    ],
+  );
+});
