@@ -161,29 +161,58 @@ export interface Posting {
 
 /** Changes an available (or frozen) balance and writes the bill; the bill's id. */
 export function post(context: Context, posting: Posting): string {
-  const balance = balanceFor(context.state, posting.uid, posting.wallet, posting.coin);
-  if (posting.from === 'frozen') balance.frozen += posting.amount;
-  else if (posting.from === 'margin') balance.margin += posting.amount;
-  else balance.available += posting.amount;
-  const negative =
-    balance.available < 0n && !mayGoNegative(context.state, posting.uid, posting.wallet, posting.coin);
+  return postChange(
+    context,
+    posting.uid,
+    posting.wallet,
+    posting.coin,
+    posting.amount,
+    posting.businessType,
+    posting.symbol ?? '',
+    posting.fee ?? 0n,
+    posting.category ?? categoryOfWallet(posting.wallet),
+    posting.from ?? 'available',
+  );
+}
+
+/**
+ * `post` with every field given, in arguments: a fill posts four times, and a Posting object
+ * per posting was garbage the moment it was read.
+ */
+export function postChange(
+  context: Context,
+  uid: string,
+  wallet: string,
+  coin: string,
+  amount: bigint,
+  businessType: string,
+  symbol: string,
+  fee: bigint,
+  category: string,
+  from: 'available' | 'frozen' | 'margin',
+): string {
+  const balance = balanceFor(context.state, uid, wallet, coin);
+  if (from === 'frozen') balance.frozen += amount;
+  else if (from === 'margin') balance.margin += amount;
+  else balance.available += amount;
+  const negative = balance.available < 0n && !mayGoNegative(context.state, uid, wallet, coin);
   if (negative || balance.frozen < 0n || balance.margin < 0n) {
-    throw new Error(`ledger: ${posting.uid} ${posting.wallet} ${posting.coin} would go negative`);
+    throw new Error(`ledger: ${uid} ${wallet} ${coin} would go negative`);
   }
   const billId = context.nextId();
   if (!context.recording) return billId;
   context.emit({
     type: 'BillPosted',
     billId,
-    uid: posting.uid,
-    wallet: posting.wallet,
-    coin: posting.coin,
-    symbol: posting.symbol ?? '',
-    amount: posting.amount,
-    fee: posting.fee ?? 0n,
+    uid,
+    wallet,
+    coin,
+    symbol,
+    amount,
+    fee,
     balanceAfter: walletTotal(balance),
-    businessType: posting.businessType,
-    category: posting.category ?? categoryOfWallet(posting.wallet),
+    businessType,
+    category,
     timeMs: context.nowMs,
   });
   return billId;

@@ -1,7 +1,12 @@
 // One side of the fast order book: price levels with intrusive FIFO lists, plus a sorted array.
 //
 // Invariants:
-// - `levelByPrice` and `sortedLevels` hold exactly the non-empty levels of this side.
+// - `sortedLevels` holds exactly the non-empty levels of this side; `levelByPrice` holds them
+//   and up to MAX_EMPTY_LEVELS empty ones (orderCount 0, in no list and not in the pool). A
+//   level that empties stays in the map: the price is often quoted again soon (the touch
+//   empties and refills), and deleting a Map's last entries makes V8 shrink its table, a
+//   runtime call and a new table each time (nearly all of closing a level on a book that
+//   empties, 2026-11-26). When the budget is spent the empty ones all leave at once.
 // - `sortedLevels` is ordered worst first, best last, so the best level is the last element:
 //   taking it out (the common case when a taker sweeps) is a pop, and new levels near the
 //   touch, where most flow arrives, shift only a few elements.
@@ -11,6 +16,9 @@
 //   beyond the order record itself.
 
 import type { RestingOrder } from './types.ts';
+
+/** Empty levels a side keeps in its price map (see the invariants above). */
+const MAX_EMPTY_LEVELS = 256;
 
 export class OrderNode {
   order: RestingOrder;
@@ -36,6 +44,8 @@ export class FastBookSide {
   readonly sortedLevels: PriceLevel[] = [];
   private readonly levelByPrice = new Map<number, PriceLevel>();
   private readonly levelPool: PriceLevel[] = [];
+  /** Empty levels kept in `levelByPrice`. */
+  private emptyLevels = 0;
 
   constructor(isBid: boolean) {
     this.isBid = isBid;
@@ -47,7 +57,9 @@ export class FastBookSide {
 
   append(node: OrderNode): void {
     const order = node.order;
-    const level = this.levelByPrice.get(order.priceTicks) ?? this.openLevel(order.priceTicks);
+    let level = this.levelByPrice.get(order.priceTicks);
+    if (level === undefined) level = this.openLevel(order.priceTicks);
+    else if (level.orderCount === 0) this.reopen(level);
     node.level = level;
     node.previous = level.tail;
     node.next = undefined;
@@ -76,22 +88,43 @@ export class FastBookSide {
     const level = this.levelPool.pop() ?? new PriceLevel();
     level.priceTicks = priceTicks;
     this.levelByPrice.set(priceTicks, level);
-    const levels = this.sortedLevels;
-    const index = this.insertionIndex(priceTicks);
-    if (index === levels.length) levels.push(level);
-    else levels.splice(index, 0, level);
+    this.enlist(level);
     return level;
   }
 
+  /** An empty level kept in the map takes orders again. */
+  private reopen(level: PriceLevel): void {
+    this.emptyLevels -= 1;
+    this.enlist(level);
+  }
+
+  private enlist(level: PriceLevel): void {
+    const levels = this.sortedLevels;
+    const index = this.insertionIndex(level.priceTicks);
+    if (index === levels.length) levels.push(level);
+    else levels.splice(index, 0, level);
+  }
+
   private closeLevel(level: PriceLevel): void {
-    this.levelByPrice.delete(level.priceTicks);
     const levels = this.sortedLevels;
     if (levels[levels.length - 1] === level) levels.pop();
     else levels.splice(this.insertionIndex(level.priceTicks) - 1, 1);
     level.head = undefined;
     level.tail = undefined;
     level.totalLots = 0;
-    this.levelPool.push(level);
+    // Dropping takes this level too (it is empty): then none is kept.
+    if (this.emptyLevels === MAX_EMPTY_LEVELS) this.dropEmptyLevels();
+    else this.emptyLevels += 1;
+  }
+
+  /** Every empty level leaves the map for the pool. */
+  private dropEmptyLevels(): void {
+    for (const [priceTicks, level] of this.levelByPrice) {
+      if (level.orderCount > 0) continue;
+      this.levelByPrice.delete(priceTicks);
+      this.levelPool.push(level);
+    }
+    this.emptyLevels = 0;
   }
 
   /** First index whose level ranks strictly better than `priceTicks` (rank: bids up, asks down). */

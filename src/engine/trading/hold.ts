@@ -21,7 +21,9 @@ export function holdFor(order: ValidOrder, side: 'buy' | 'sell'): Hold {
   if (side === 'sell')
     return { coin: instrument.baseCoin, amount: lotsToMoney(instrument, order.quantityLots) };
   const amount =
-    order.quoteAmount > 0n ? order.quoteAmount : quoteValue(instrument, order.priceTicks, order.quantityLots);
+    order.quoteAmount > 0n
+      ? order.quoteAmount
+      : (order.notional ?? quoteValue(instrument, order.priceTicks, order.quantityLots));
   return { coin: instrument.quoteCoin, amount };
 }
 

@@ -18,7 +18,7 @@ import { placeFuturesOne } from '../futures/place.ts';
 import { execute, openOrder } from './order-entry.ts';
 import { finish, lineOf, openCount, type TradingContext } from './trading-context.ts';
 import { validateOrder, type ValidOrder } from './validate.ts';
-import { tradingWallet } from './wallets.ts';
+import { tradingWalletOf } from './wallets.ts';
 import { marginWallet } from '../margin/margin-wallet.ts';
 
 // Order entry moved below placement (order-entry.ts) so futures placement can share it
@@ -66,7 +66,8 @@ export function placeOne(
   const valid = validated.value;
   const limits = checkLimits(trading, uid, valid, request);
   if (!limits.ok) return { orderId: '', clientOid, ...limits };
-  if (!state.accounts.has(uid)) return { orderId: '', clientOid, ...fail('ACCOUNT_NOT_FOUND', uid) };
+  const account = state.accounts.get(uid);
+  if (!account) return { orderId: '', clientOid, ...fail('ACCOUNT_NOT_FOUND', uid) };
   if (isFutures(command.category)) return placeFuturesOne(trading, uid, command, request, valid);
   // Spot presets become a TP/SL pair when the order is done; margin orders have none (refused).
   let presets: Readonly<OrderPresets> = NO_PRESETS;
@@ -81,7 +82,7 @@ export function placeOne(
   const wallet =
     command.category === 'MARGIN'
       ? marginWallet(state, uid, request.marginMode ?? 'crossed', valid.instrument.symbol)
-      : tradingWallet(state, uid, command.category);
+      : tradingWalletOf(account, command.category);
   const hold = holdFor(valid, request.side);
   const loanType = request.loanType ?? 'autoLoan';
   const mayBorrow = loanType === 'autoLoan' || loanType === 'autoLoanAndRepay';

@@ -3,11 +3,9 @@
  * other coin less its fee. Fees are the instrument's maker or taker rate on what is received,
  * charged in that coin and rounded up (against the payer); they are added to feesCollected.
  */
-import { divide } from '../../domain/decimal.ts';
 import { instrumentKey, type Instrument } from '../../domain/instrument.ts';
-import { MONEY_ONE } from '../../domain/money.ts';
 import { transition, type Order } from '../../domain/order.ts';
-import { findBalance, post } from '../accounts/ledger.ts';
+import { findBalance, postChange } from '../accounts/ledger.ts';
 import { lotsToMoney, lotsToQuantity, ticksToPrice } from '../instruments/scales.ts';
 import type { Fill } from '../matching/index.ts';
 import { recordFill } from './fill-record.ts';
@@ -19,7 +17,7 @@ import { touch, type TradingContext } from './trading-context.ts';
 // The rates live below trading and futures alike (instruments/fees.ts); re-exported for the
 // modules that have always taken them from here.
 export { feeRate } from '../instruments/fees.ts';
-import { feeRate } from '../instruments/fees.ts';
+import { tradeFee } from '../instruments/fees.ts';
 
 function settleSide(
   trading: TradingContext,
@@ -36,30 +34,23 @@ function settleSide(
   const paid = buying ? fill.quote : baseAmount;
   const receivedCoin = buying ? instrument.baseCoin : instrument.quoteCoin;
   const received = buying ? baseAmount : fill.quote;
-  const fee = divide(received * feeRate(instrument, role), MONEY_ONE, 'up');
+  const fee = tradeFee(instrument, role, received);
   const businessType = buying ? 'buy' : 'sell';
-  const { uid, wallet } = order;
+  const { uid, wallet, category } = order;
   const symbol = instrument.symbol;
-  post(context, {
+  postChange(context, uid, wallet, paidCoin, -paid, businessType, symbol, 0n, category, 'frozen');
+  postChange(
+    context,
     uid,
     wallet,
-    coin: paidCoin,
-    amount: -paid,
-    businessType,
-    symbol,
-    from: 'frozen',
-    category: order.category,
-  });
-  post(context, {
-    uid,
-    wallet,
-    coin: receivedCoin,
-    amount: received - fee,
+    receivedCoin,
+    received - fee,
     businessType,
     symbol,
     fee,
-    category: order.category,
-  });
+    category,
+    'available',
+  );
   const fees = context.state.feesCollected;
   if (fee > 0n) fees.set(receivedCoin, (fees.get(receivedCoin) ?? 0n) + fee);
   // Margin autoRepay / autoLoanAndRepay: what the fill brings in pays that coin's debt at once.

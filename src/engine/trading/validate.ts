@@ -22,6 +22,11 @@ export interface ValidOrder {
   quoteAmount: bigint;
   /** Market orders: the band price they may not trade through (ticks), if a reference exists. */
   protectionTicks?: number;
+  /**
+   * Limit orders: the quote value of quantityLots at priceTicks (validation computes it for
+   * the minimum amount; the hold of a buy is the same figure). Absent: compute it.
+   */
+  notional?: bigint;
 }
 
 const RATIO_ONE = 10n ** BigInt(MONEY_SCALE);
@@ -40,7 +45,41 @@ interface Limits {
   buyRatio: bigint;
   sellRatio: bigint;
   /** The band at the last reference price seen. */
-  band?: { reference: bigint; highest: bigint | null; lowest: bigint | null };
+  band?: Band;
+}
+
+interface Band {
+  reference: bigint;
+  highest: bigint | null;
+  lowest: bigint | null;
+  /**
+   * The band in ticks for limit prices: a price is above it when its ticks exceed
+   * `highestTicks`, below it when they are under `lowestTicks` (±Infinity when there is no
+   * such bound, or it lies beyond every safe tick count). Exact: floor(highest ÷ tick) and
+   * ceil(lowest ÷ tick), taken in bigints once per reference price, so each order compares
+   * two Numbers instead of making its price in money.
+   */
+  highestTicks: number;
+  lowestTicks: number;
+}
+
+/** A whole tick count as a Number, clamped to ±Infinity beyond the safe range (ticks are safe). */
+function clampedTicks(ticks: bigint): number {
+  if (ticks > BigInt(Number.MAX_SAFE_INTEGER)) return Number.POSITIVE_INFINITY;
+  if (ticks < BigInt(Number.MIN_SAFE_INTEGER)) return Number.NEGATIVE_INFINITY;
+  return Number(ticks);
+}
+
+/** floor(money ÷ perTick), perTick > 0: the most ticks priced at or under `money`. */
+function ticksAtMost(money: bigint, perTick: bigint): number {
+  const quotient = money / perTick;
+  return clampedTicks(money < 0n && quotient * perTick !== money ? quotient - 1n : quotient);
+}
+
+/** ceil(money ÷ perTick), perTick > 0: the fewest ticks priced at or over `money`. */
+function ticksAtLeast(money: bigint, perTick: bigint): number {
+  const quotient = money / perTick;
+  return clampedTicks(money > 0n && quotient * perTick !== money ? quotient + 1n : quotient);
 }
 
 const limitsCache = new WeakMap<Instrument, Limits>();
@@ -74,14 +113,18 @@ function limitsOf(instrument: Instrument): Limits {
 }
 
 /** The price band around `reference`, remembered for the last reference seen (it moves rarely). */
-function bandOf(limits: Limits, reference: bigint): { highest: bigint | null; lowest: bigint | null } {
+function bandOf(limits: Limits, reference: bigint, moneyPerTick: bigint): Band {
   const known = limits.band;
   if (known && known.reference === reference) return known;
   const { buyRatio, sellRatio } = limits;
-  const band = {
+  const highest = buyRatio > 0n ? divide(reference * (RATIO_ONE + buyRatio), RATIO_ONE, 'down') : null;
+  const lowest = sellRatio > 0n ? divide(reference * (RATIO_ONE - sellRatio), RATIO_ONE, 'up') : null;
+  const band: Band = {
     reference,
-    highest: buyRatio > 0n ? divide(reference * (RATIO_ONE + buyRatio), RATIO_ONE, 'down') : null,
-    lowest: sellRatio > 0n ? divide(reference * (RATIO_ONE - sellRatio), RATIO_ONE, 'up') : null,
+    highest,
+    lowest,
+    highestTicks: highest === null ? Number.POSITIVE_INFINITY : ticksAtMost(highest, moneyPerTick),
+    lowestTicks: lowest === null ? Number.NEGATIVE_INFINITY : ticksAtLeast(lowest, moneyPerTick),
   };
   limits.band = band;
   return band;
@@ -190,15 +233,16 @@ export function validateOrder(
     return fail('AMOUNT_BELOW_MINIMUM', symbol, instrument.minOrderAmount, instrument.quoteCoin);
   }
 
-  const valid: ValidOrder = { instrument, key, priceTicks, quantityLots, quoteAmount };
+  const valid: ValidOrder = { instrument, key, priceTicks, quantityLots, quoteAmount, notional: undefined };
+  if (request.orderType === 'limit') valid.notional = notional as bigint;
   if (reference !== null) {
-    const { highest, lowest } = bandOf(limits, reference);
+    const band = bandOf(limits, reference, scales.moneyPerTick);
+    const { highest, lowest } = band;
     if (request.orderType === 'limit') {
-      const priceMoney = ticksToMoney(instrument, priceTicks);
-      if (request.side === 'buy' && highest !== null && priceMoney > highest) {
+      if (request.side === 'buy' && priceTicks > band.highestTicks) {
         return fail('PRICE_ABOVE_LIMIT', symbol, percentText(instrument.buyLimitPriceRatio));
       }
-      if (request.side === 'sell' && lowest !== null && priceMoney < lowest) {
+      if (request.side === 'sell' && priceTicks < band.lowestTicks) {
         return fail('PRICE_BELOW_LIMIT', symbol, percentText(instrument.sellLimitPriceRatio));
       }
     } else {

@@ -264,4 +264,28 @@ export function orderBookContract(name: string, createBook: OrderBookFactory): v
       remaining.sort((left, right) => right - left),
     );
   });
+
+  test(`${name}: add when prices empty and refill, past a thousand levels, keeps levels and totals`, () => {
+    const book = createBook();
+    // Each round empties 300 levels (more than a side keeps empty) and refills some of them.
+    let next = 0;
+    for (let round = 0; round < 4; round += 1) {
+      for (let price = 1; price <= 300; price += 1) {
+        book.add(restingOrder({ orderId: `o${next++}`, side: 'sell', priceTicks: price + round * 200 }));
+      }
+      for (const order of [...book.iterate('sell')]) book.remove(order.orderId);
+      assert.equal(book.bestPriceTicks('sell'), undefined);
+      assert.deepEqual(book.depth('sell', 10), []);
+    }
+    for (const price of [450, 5, 700, 450, 999]) {
+      book.add(restingOrder({ orderId: `o${next++}`, side: 'sell', priceTicks: price, remainingLots: 2 }));
+    }
+    assert.deepEqual(book.depth('sell', 10), [
+      { priceTicks: 5, lots: 2, orders: 1 },
+      { priceTicks: 450, lots: 4, orders: 2 },
+      { priceTicks: 700, lots: 2, orders: 1 },
+      { priceTicks: 999, lots: 2, orders: 1 },
+    ]);
+    assert.equal(book.orderCount, 5);
+  });
 }
