@@ -17,6 +17,7 @@ import { parseConvertSettings, type ConvertSettings } from './api/routes/convert
 import { parseRetention, type RetentionPolicy } from './persistence/retention.ts';
 import { parseClusterConfig, type ClusterConfig } from './cluster/cluster-config.ts';
 import { DEFAULT_READ_WAIT_MS } from './runtime/projected-reads.ts';
+import { DEFAULT_MAX_LAG_ENTRIES } from './runtime/projector.ts';
 
 export interface Config {
   host: string;
@@ -50,6 +51,11 @@ export interface Config {
   projection: 'behind' | 'inline';
   /** How long a history read waits for the projector before a retryable error (BOURSE_PROJECTION_READ_WAIT_MS). */
   projectionReadWaitMs: number;
+  /**
+   * With projection behind: journal entries acknowledged and not yet projected above which
+   * acknowledgements wait for the projector (BOURSE_PROJECTION_MAX_LAG).
+   */
+  projectionMaxLagEntries: number;
   /** Plain keep-alive requests parsed by bourse's HTTP/1.1 fast path, the rest by node:http (BOURSE_HTTP_FAST_PATH). */
   httpFastPath: boolean;
   /** Head and request timeouts and the connection cap (BOURSE_HTTP_*; docs/configuration.md). */
@@ -162,6 +168,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.BOURSE_PROJECTION_READ_WAIT_MS,
       DEFAULT_READ_WAIT_MS,
       'BOURSE_PROJECTION_READ_WAIT_MS',
+    ),
+    projectionMaxLagEntries: integer(
+      env.BOURSE_PROJECTION_MAX_LAG,
+      DEFAULT_MAX_LAG_ENTRIES,
+      'BOURSE_PROJECTION_MAX_LAG',
     ),
     httpFastPath: flag(env.BOURSE_HTTP_FAST_PATH, true, 'BOURSE_HTTP_FAST_PATH'),
     http: parseHttpLimits(env),

@@ -200,6 +200,7 @@ async function openProjector(
     projectedSeq,
     {
       onError,
+      maxLagEntries: config.projectionMaxLagEntries,
       ...(store.projectBatchEntries ? { maxBatchEntries: store.projectBatchEntries } : {}),
     },
   );
