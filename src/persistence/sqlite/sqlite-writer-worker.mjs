@@ -123,11 +123,13 @@ function receiveQueued() {
 /**
  * Where the next run of appends starts: at the head, or behind projection writes only (the
  * projector's rows are of entries already durable, so an append may go first); -1 if none.
- * Anything else (a snapshot, `resume`, `close`) keeps its place: appends never pass it.
+ * A projection write is passed once at most, so that under a closed loop (an append always
+ * queued) the projector never starves until its lag holds the answers back. Anything else (a
+ * snapshot, `resume`, `close`) keeps its place: appends never pass it.
  */
 function appendsAt() {
   let at = 0;
-  while (at < queued.length && isProjection(queued[at])) at += 1;
+  while (at < queued.length && isProjection(queued[at]) && queued[at].passed !== true) at += 1;
   return at < queued.length && isAppend(queued[at]) ? at : -1;
 }
 
@@ -140,6 +142,7 @@ function appendRun(at) {
   for (const request of queued.slice(0, at)) {
     if (request.statements) statements.add(request.statements);
     delete request.statements;
+    request.passed = true;
   }
   for (const request of run) if (request.statements) statements.add(request.statements);
   // Each answer says how many appends its transaction held (sqlite-writer.test.ts reads it).
