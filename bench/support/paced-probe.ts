@@ -1,6 +1,6 @@
 /**
  * Latency probe (not a benchmark table): one bourse child alone, driven by the place-batch
- * load (entry body) at each rate of BENCH_RATES (requests/s; 0 is a closed loop),
+ * load (entry body, or BENCH_WORKLOAD=crossing's, whose every order fills) at each rate of BENCH_RATES (requests/s; 0 is a closed loop),
  * BENCH_REPS times; prints orders/s served and p50/p99/p999 per run, and the CPU time per
  * order (Linux) of the server's main thread, of its busiest other thread (the SQLite writer
  * thread) and of the rest (GC helpers, …), and on PostgreSQL of the backends serving it.
@@ -15,7 +15,7 @@
  * kernel's writeback every 30 s under PostgreSQL, docs/configuration.md).
  */
 import { benchDatabase, postgresSettingsLine, startBourseChild } from './bourse-child.ts';
-import { ORDERS_PER_REQUEST } from './order-batch.ts';
+import { ORDERS_PER_REQUEST, type Workload } from './order-batch.ts';
 import { entryLoad } from './order-load.ts';
 import { postgresBackends, processCpuMs, spent, threadCpuMs } from './thread-cpu.ts';
 
@@ -34,6 +34,7 @@ const load = (ratePerSecond: number, durationMs: number) =>
     durationMs,
     Number(process.env.BENCH_CONNECTIONS ?? 64),
     Number(process.env.BENCH_WINDOW_MS ?? 0),
+    (process.env.BENCH_WORKLOAD ?? 'entry') as Workload,
   );
 const pid = child.process.pid ?? 0;
 

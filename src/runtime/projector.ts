@@ -103,7 +103,19 @@ export class Projector {
       this.queuedSeq = entry.seq;
     }
     if (this.queuedSeq > before) this.handedAt.push({ seq: this.queuedSeq, atMs: this.nowMs() });
-    if (!this.writing && this.queue.length > 0) void this.write();
+    if (!this.writing && this.queue.length > 0) this.startWriting();
+  }
+
+  /**
+   * The write starts in a later turn, not in the caller's: entries come from the sequencer as
+   * their append becomes durable, and building a batch's rows and handing them to the store
+   * (several ms for a large batch) would otherwise run before those answers go out and before
+   * the next append is handed to the store, which then found the projection's transaction
+   * ahead of it on SQLite's one writer thread.
+   */
+  private startWriting(): void {
+    this.writing = true;
+    setImmediate(() => void this.write());
   }
 
   /** Resolves true once every entry up to `seq` is projected, false if `timeoutMs` passes first. */

@@ -325,6 +325,9 @@ export class Sequencer {
     this.inFlight -= 1;
     this.inFlightCommands -= entries.length;
     onAppended?.(entries.length, performance.now() - startedMs, true);
+    // The next append is scheduled before the projector's write (which starts in a later turn
+    // too), so the store gets the journal first: answers need only it.
+    if (this.entries.length > 0) this.scheduleFlush();
     // Durable: the projector writes its rows behind (reads wait for it, projected-reads.ts).
     this.projector?.enqueue(entries);
     this.notifyDurable(entries);

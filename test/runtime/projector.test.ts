@@ -42,11 +42,14 @@ class ControlledStore {
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+/** One turn of the event loop: a write starts in the turn after its entries are handed over. */
+const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 test('projector when entries queue during a write takes them all as the next batch', async () => {
   const store = new ControlledStore();
   const projector = new Projector(store, 0);
   projector.enqueue(entries(1, 2));
+  await turn();
   projector.enqueue(entries(3, 5));
   projector.enqueue(entries(6, 6));
   store.held = false;
@@ -135,6 +138,7 @@ test('projector when behind its bound holds acknowledgements until the lag is ba
   assert.ok(room, 'over the bound: a wait');
   let roomy = false;
   void room.then(() => (roomy = true));
+  await turn();
   // Batches of at most 2: the lag goes 6 → 4 → 2 (half the bound).
   store.release();
   await tick();
@@ -263,6 +267,7 @@ test('projector lag when writes are held counts the entries not written and date
   assert.equal(projector.lag, 0);
   assert.equal(projector.lagSeconds(), 0, 'nothing handed over');
   projector.enqueue(entries(1, 3)); // at 10.000 s; its write (1-3) is held
+  await turn();
   nowMs = 10_400;
   projector.enqueue(entries(4, 5)); // at 10.400 s
   nowMs = 11_000;

@@ -164,7 +164,8 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
       await writer.write(rowsOfEntries(entries), true);
     },
     // Write-behind: the same chained queue with the journal rows alone; the projector's
-    // batches are plain writes between appends, so one that fails never stops the journal.
+    // batches are writes of their own between appends (which may pass those queued), so one
+    // that fails never stops the journal.
     async appendJournal(entries) {
       await writer.write(journalRowsOf(entries), true);
     },
@@ -173,7 +174,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     // milliseconds, not the hundred a batch of 256 took (docs/performance.md).
     projectBatchEntries: 32,
     async project(entries) {
-      await writer.write(projectionRowsOf(entries));
+      await writer.project(projectionRowsOf(entries));
     },
     async projectedSeq() {
       const row = prepared(PROJECTOR_POSITION_SQL).get() as { seq: number } | undefined;

@@ -4,9 +4,10 @@
 // (sqlite-writer.ts) sends each statement once (a text, or an insert's multi-row template:
 // statement-set.mjs) and then, per write, groups of rows: [statementIndex, rows], each row its
 // values in the statement's column order.
-// Messages are handled in order, each answered with its outcome. Appends that queued while
-// the thread was busy (a commit's fsync) commit together: one transaction and one fsync for
-// all of them (group commit across appends), all or none.
+// Messages are handled in order, each answered with its outcome, except that appends go ahead
+// of projection writes queued before them (answers wait for appends alone). Appends that
+// queued while the thread was busy (a commit's fsync) commit together: one transaction and one
+// fsync for all of them (group commit across appends), all or none.
 import { parentPort, receiveMessageOnPort, Worker, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { StatementSet } from './statement-set.mjs';
@@ -46,6 +47,20 @@ function write(writes) {
   Atomics.add(commits, 0, 1);
 }
 
+// A projection write (the read models behind the journal) commits without its own fsync: it
+// is rebuilt from the journal after a crash (the projector's position commits with its rows),
+// and the next append's fsync makes it durable anyway, the WAL being written in order.
+const syncNormal = db.prepare('PRAGMA synchronous = NORMAL');
+const syncFull = db.prepare('PRAGMA synchronous = FULL');
+function project(groups) {
+  syncNormal.run();
+  try {
+    write([groups]);
+  } finally {
+    syncFull.run();
+  }
+}
+
 // Appends (writes marked `chained`) may be queued several at a time: once one fails, every
 // later one is refused unwritten until `resume`, so the journal never gets a gap.
 let refusing = null;
@@ -66,7 +81,8 @@ function handle(request) {
   switch (request.op) {
     case 'write':
       // Appends (chained writes) go through handleQueued's runs, never here.
-      write([request.groups]);
+      if (request.projection === true) project(request.groups);
+      else write([request.groups]);
       return undefined;
     case 'resume':
       refusing = null;
@@ -91,37 +107,74 @@ function outcome(request, run) {
 }
 
 const isAppend = (request) => request.op === 'write' && request.chained === true;
+const isProjection = (request) => request.op === 'write' && request.projection === true;
+
+/** Messages received and not yet handled, oldest first. */
+const queued = [];
+function receiveQueued() {
+  for (
+    let message = receiveMessageOnPort(parentPort);
+    message !== undefined;
+    message = receiveMessageOnPort(parentPort)
+  )
+    queued.push(message.message);
+}
 
 /**
- * `first`, then every message already queued behind it, in order: a run of appends commits
- * as one; anything else is handled alone, between them.
+ * Where the next run of appends starts: at the head, or behind projection writes only (the
+ * projector's rows are of entries already durable, so an append may go first); -1 if none.
+ * A projection write is passed once at most, so that under a closed loop (an append always
+ * queued) the projector never starves until its lag holds the answers back. Anything else (a
+ * snapshot, `resume`, `close`) keeps its place: appends never pass it.
+ */
+function appendsAt() {
+  let at = 0;
+  while (at < queued.length && isProjection(queued[at]) && queued[at].passed !== true) at += 1;
+  return at < queued.length && isAppend(queued[at]) ? at : -1;
+}
+
+/** Commits the run of appends at `at` in one transaction and answers each of them. */
+function appendRun(at) {
+  let end = at;
+  while (end < queued.length && isAppend(queued[end])) end += 1;
+  const run = queued.splice(at, end - at);
+  // Statements are numbered in the order they are first sent: those of the writes it passes go first.
+  for (const request of queued.slice(0, at)) {
+    if (request.statements) statements.add(request.statements);
+    delete request.statements;
+    request.passed = true;
+  }
+  for (const request of run) if (request.statements) statements.add(request.statements);
+  // Each answer says how many appends its transaction held (sqlite-writer.test.ts reads it).
+  const result = outcome(run[0], () => {
+    append(run.map((request) => request.groups));
+    return run.length;
+  });
+  for (const request of run) parentPort.postMessage({ ...result, id: request.id });
+}
+
+/**
+ * `first`, then every message queued behind it and those that arrive meanwhile: a run of
+ * appends commits as one, ahead of projection writes queued before it; anything else is
+ * handled alone, between them. Answers go in the order the requests were handled, which the
+ * main thread (sqlite-writer.ts) matches by id.
  */
 function handleQueued(first) {
-  let next = first;
-  while (next !== undefined) {
-    if (!isAppend(next)) {
-      const request = next;
-      parentPort.postMessage(outcome(request, () => handle(request)));
-      if (request.op === 'close') {
-        parentPort.close();
-        return;
-      }
-      next = receiveMessageOnPort(parentPort)?.message;
+  queued.push(first);
+  for (;;) {
+    receiveQueued();
+    if (queued.length === 0) return;
+    const at = appendsAt();
+    if (at >= 0) {
+      appendRun(at);
       continue;
     }
-    const run = [next];
-    next = receiveMessageOnPort(parentPort)?.message;
-    while (next !== undefined && isAppend(next)) {
-      run.push(next);
-      next = receiveMessageOnPort(parentPort)?.message;
+    const request = queued.shift();
+    parentPort.postMessage(outcome(request, () => handle(request)));
+    if (request.op === 'close') {
+      parentPort.close();
+      return;
     }
-    for (const request of run) if (request.statements) statements.add(request.statements);
-    // Each answer says how many appends its transaction held (sqlite-writer.test.ts reads it).
-    const result = outcome(run[0], () => {
-      append(run.map((request) => request.groups));
-      return run.length;
-    });
-    for (const request of run) parentPort.postMessage({ ...result, id: request.id });
   }
 }
 

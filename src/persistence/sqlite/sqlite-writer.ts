@@ -10,13 +10,12 @@
  * (statement-set.mjs). A write is then its groups, `[statement, rows]`, each row the values in the
  * statement's column order, exactly as the batch holds them: nothing is copied or renamed on
  * the event loop (the thread receives them by structured clone). The thread answers each
- * request in order; if it dies, every pending request fails and the next one starts a new
+ * request in order (appends may pass projection writes queued before them); if it dies, every pending request fails and the next one starts a new
  * thread.
  */
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { Snapshot } from '../../ports/store.ts';
-import { RingQueue } from '../../runtime/ring-queue.ts';
 import { folded } from '../fold-rows.ts';
 import type { RowBatch, RowWrite, Target, Value } from '../projection.ts';
 import { RETENTION_SQL } from '../retention.ts';
@@ -37,7 +36,7 @@ interface Waiting {
 }
 
 type WriterRequest =
-  | { op: 'write'; groups: Group[]; chained?: boolean }
+  | { op: 'write'; groups: Group[]; chained?: boolean; projection?: boolean }
   | { op: 'resume' }
   | { op: 'pragma'; text: string }
   | { op: 'close' };
@@ -90,8 +89,11 @@ export class SqliteWriter {
   private worker: Worker | null = null;
   private readonly inline: InlineWriter | null;
   private nextId = 1;
-  /** Requests sent to the thread, oldest first: it answers them one at a time, in order. */
-  private readonly pending = new RingQueue<Waiting>();
+  /**
+   * Requests sent to the thread and not yet answered, by id: it answers them one at a time,
+   * in order, except that appends may pass projection writes (sqlite-writer-worker.mjs).
+   */
+  private readonly pending = new Map<number, Waiting>();
   /** Statements in the order the writer prepares them (its index is the statement's). */
   private readonly specs: StatementSpec[] = [];
   /** Statement index by target slot. */
@@ -117,6 +119,15 @@ export class SqliteWriter {
   write(batch: RowBatch, chained = false): Promise<unknown> {
     const groups = this.groupsOf(batch);
     return this.request(chained ? { op: 'write', groups, chained } : { op: 'write', groups });
+  }
+
+  /**
+   * Writes a projection batch (the read models behind the journal) in one transaction. In the
+   * writer thread, appends queued behind it go first, and its commit skips the fsync: the
+   * journal holds everything it writes, and the next append's fsync covers it.
+   */
+  project(batch: RowBatch): Promise<unknown> {
+    return this.request({ op: 'write', groups: this.groupsOf(batch), projection: true });
   }
 
   /**
@@ -223,7 +234,7 @@ export class SqliteWriter {
     // and a waiting one always gets its answer.
     if (this.pending.size === 0) worker.ref();
     return new Promise((resolve, reject) => {
-      this.pending.push({ id, resolve, reject });
+      this.pending.set(id, { id, resolve, reject });
       worker.postMessage({ id, ...payload, ...(statements.length > 0 ? { statements } : {}) });
     });
   }
@@ -235,16 +246,18 @@ export class SqliteWriter {
     // A new thread has no statements prepared: send every one again with the first request.
     this.unsent = [...this.specs];
     worker.on('message', (response: WriterResponse) => {
-      if (this.pending.peek()?.id !== response.id) return;
-      const waiting = this.pending.shift() as Waiting;
+      const waiting = this.pending.get(response.id);
+      if (!waiting) return;
+      this.pending.delete(response.id);
       if (this.pending.size === 0) worker.unref();
       if (response.ok) waiting.resolve(response.value);
       else waiting.reject(Object.assign(new Error(response.message), { code: response.code }));
     });
     const stopped = (reason: string) => {
       if (this.worker === worker) this.worker = null;
-      for (const waiting of this.pending.drain())
-        waiting.reject(new Error(`SQLite writer stopped: ${reason}`));
+      const stranded = [...this.pending.values()];
+      this.pending.clear();
+      for (const waiting of stranded) waiting.reject(new Error(`SQLite writer stopped: ${reason}`));
     };
     worker.on('error', (error) => stopped(error.message));
     worker.on('exit', (code) => stopped(`exit ${code}`));

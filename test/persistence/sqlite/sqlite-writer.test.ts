@@ -75,6 +75,33 @@ test('write when appends queue behind a commit in progress commits them in one t
   ]);
 });
 
+test('project when appends queue behind it lets them commit first, and a plain write keeps its place', async (t) => {
+  const { writer, journalSeqs } = writerOnFreshFile(t);
+  const order: string[] = [];
+  const noted = (name: string, promise: Promise<unknown>) => promise.then(() => order.push(name));
+  const blocker = noted('blocker', writer.write(journalRows(1, BLOCKER_ROWS, 200)));
+  // Queued while the blocker commits: a projection write, two appends, a plain write, an append.
+  const projection = noted('projection', writer.project(journalRows(BLOCKER_ROWS + 10, BLOCKER_ROWS + 10)));
+  const appends = noted('appends', writer.write(journalRows(BLOCKER_ROWS + 1, BLOCKER_ROWS + 1), true));
+  const second = writer.write(journalRows(BLOCKER_ROWS + 2, BLOCKER_ROWS + 2), true);
+  const plain = noted('plain', writer.write(journalRows(BLOCKER_ROWS + 11, BLOCKER_ROWS + 11)));
+  const last = noted('last append', writer.write(journalRows(BLOCKER_ROWS + 3, BLOCKER_ROWS + 3), true));
+  await Promise.all([blocker, projection, appends, second, plain, last]);
+  // The two appends pass the projection write (one transaction); the append after the plain
+  // write does not pass it, nor the projection write that came before it.
+  assert.deepEqual(order, ['blocker', 'appends', 'projection', 'plain', 'last append']);
+  assert.equal(await second, 2);
+  assert.deepEqual(journalSeqs().slice(-6), [
+    BLOCKER_ROWS,
+    BLOCKER_ROWS + 1,
+    BLOCKER_ROWS + 2,
+    BLOCKER_ROWS + 3,
+    BLOCKER_ROWS + 10,
+    BLOCKER_ROWS + 11,
+  ]);
+  assert.equal(writer.pendingRequests, 0);
+});
+
 test('write when one append of a group fails writes none of the group and refuses appends until resumed', async (t) => {
   const { writer, journalSeqs } = writerOnFreshFile(t);
   const blocker = writer.write(journalRows(1, BLOCKER_ROWS, 200));
