@@ -10,8 +10,8 @@
  * (statement-set.mjs). A write is then its groups, `[statement, rows]`, each row the values in the
  * statement's column order, exactly as the batch holds them: nothing is copied or renamed on
  * the event loop (the thread receives them by structured clone). The thread answers each
- * request in order (appends may pass projection writes queued before them); if it dies, every pending request fails and the next one starts a new
- * thread.
+ * request in order (appends may pass projection writes queued before them); if it dies, every
+ * pending request fails and the next one starts a new thread.
  */
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
