@@ -16,6 +16,7 @@
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { Snapshot } from '../../ports/store.ts';
+import { RingQueue } from '../../runtime/ring-queue.ts';
 import { folded } from '../fold-rows.ts';
 import type { RowBatch, RowWrite, Target, Value } from '../projection.ts';
 import { RETENTION_SQL } from '../retention.ts';
@@ -90,10 +91,13 @@ export class SqliteWriter {
   private readonly inline: InlineWriter | null;
   private nextId = 1;
   /**
-   * Requests sent to the thread and not yet answered, by id: it answers them one at a time,
-   * in order, except that appends may pass projection writes (sqlite-writer-worker.mjs).
+   * Requests sent to the thread and not yet answered, oldest first, in two queues: it answers
+   * projection writes in order, and everything else in order, but an append may pass the
+   * projection writes queued before it (sqlite-writer-worker.mjs). Rings, not a Map by id:
+   * a long-lived Map's old tables keep answered requests alive (docs/architecture.md).
    */
-  private readonly pending = new Map<number, Waiting>();
+  private readonly pending = new RingQueue<Waiting>();
+  private readonly pendingProjections = new RingQueue<Waiting>();
   /** Statements in the order the writer prepares them (its index is the statement's). */
   private readonly specs: StatementSpec[] = [];
   /** Statement index by target slot. */
@@ -156,7 +160,7 @@ export class SqliteWriter {
 
   /** Requests sent to the writer thread and not yet answered (0 inline: each completes at once). */
   get pendingRequests(): number {
-    return this.pending.size;
+    return this.pending.size + this.pendingProjections.size;
   }
 
   /** Lets chained writes through again after a failed one. */
@@ -232,9 +236,11 @@ export class SqliteWriter {
     this.nextId += 1;
     // Referenced only while a request waits, so an idle store never keeps the process alive
     // and a waiting one always gets its answer.
-    if (this.pending.size === 0) worker.ref();
+    if (this.pendingRequests === 0) worker.ref();
+    const queue =
+      payload.op === 'write' && payload.projection === true ? this.pendingProjections : this.pending;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { id, resolve, reject });
+      queue.push({ id, resolve, reject });
       worker.postMessage({ id, ...payload, ...(statements.length > 0 ? { statements } : {}) });
     });
   }
@@ -246,17 +252,21 @@ export class SqliteWriter {
     // A new thread has no statements prepared: send every one again with the first request.
     this.unsent = [...this.specs];
     worker.on('message', (response: WriterResponse) => {
-      const waiting = this.pending.get(response.id);
-      if (!waiting) return;
-      this.pending.delete(response.id);
-      if (this.pending.size === 0) worker.unref();
+      const queue =
+        this.pending.peek()?.id === response.id
+          ? this.pending
+          : this.pendingProjections.peek()?.id === response.id
+            ? this.pendingProjections
+            : null;
+      if (queue === null) return;
+      const waiting = queue.shift() as Waiting;
+      if (this.pendingRequests === 0) worker.unref();
       if (response.ok) waiting.resolve(response.value);
       else waiting.reject(Object.assign(new Error(response.message), { code: response.code }));
     });
     const stopped = (reason: string) => {
       if (this.worker === worker) this.worker = null;
-      const stranded = [...this.pending.values()];
-      this.pending.clear();
+      const stranded = [...this.pending.drain(), ...this.pendingProjections.drain()];
       for (const waiting of stranded) waiting.reject(new Error(`SQLite writer stopped: ${reason}`));
     };
     worker.on('error', (error) => stopped(error.message));
