@@ -59,12 +59,12 @@ await postgresTests('PostgreSQL session tests', [
       // A store whose indexes deduplicate (made before this setting) is changed on open.
       const client = new pg.Client({ connectionString: url });
       await client.connect();
-      await client.query('ALTER INDEX orders_by_uid_client_oid RESET (deduplicate_items)');
+      await client.query('ALTER INDEX orders_by_uid_client_oid_given RESET (deduplicate_items)');
       await client.end();
-      assert.equal((await deduplication(url)).get('orders_by_uid_client_oid'), true);
+      assert.equal((await deduplication(url)).get('orders_by_uid_client_oid_given'), true);
       const reopened = await openPostgresStore(url);
       await reopened.close();
-      assert.equal((await deduplication(url)).get('orders_by_uid_client_oid'), false);
+      assert.equal((await deduplication(url)).get('orders_by_uid_client_oid_given'), false);
     },
   },
   {
