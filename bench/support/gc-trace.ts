@@ -12,8 +12,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchDatabase, startBourseChild } from './bourse-child.ts';
-import { orderBatch, ORDERS_PER_REQUEST, type Workload } from './order-batch.ts';
-import { runOrderLoad } from './order-load.ts';
+import { ORDERS_PER_REQUEST, type Workload } from './order-batch.ts';
+import { entryLoad } from './order-load.ts';
 
 const log = join(tmpdir(), `bourse-gc-${process.pid}.log`);
 process.env.BENCH_CHILD_LOG = log;
@@ -24,15 +24,14 @@ const child = await startBourseChild({
   env: JSON.parse(process.env.BENCH_CHILD_ENV ?? '{}') as Record<string, string>,
   nodeOptions: ['--trace-gc'],
 });
-const result = await runOrderLoad({
-  host: '127.0.0.1',
-  port: child.port,
-  path: '/api/v3/trade/place-batch',
-  body: orderBatch((process.env.BENCH_WORKLOAD ?? 'entry') as Workload),
-  connections: Number(process.env.BENCH_CONNECTIONS ?? 64),
-  durationMs: Number(process.env.BENCH_DURATION_MS ?? 6000),
-  signing: child.trader,
-});
+const result = await entryLoad(
+  child,
+  0,
+  Number(process.env.BENCH_DURATION_MS ?? 6000),
+  Number(process.env.BENCH_CONNECTIONS ?? 64),
+  undefined,
+  (process.env.BENCH_WORKLOAD ?? 'entry') as Workload,
+);
 await child.stop();
 for (const cleanup of cleanups) await cleanup();
 
