@@ -9,6 +9,7 @@ import type { Command, OrderRequest } from '../../src/domain/commands.ts';
 import { Exchange } from '../../src/engine/exchange.ts';
 import { DEFAULT_INDEX_PRICES, defaultCatalogue } from '../../src/engine/instruments/catalogue.ts';
 import type { JournalEntry } from '../../src/ports/store.ts';
+import { orderItem } from '../support/engine-builders.ts';
 
 export const T0 = Date.UTC(2026, 10, 1, 0, 0, 0);
 
@@ -37,16 +38,7 @@ export interface Workload {
 }
 
 function order(side: 'buy' | 'sell', price: string, quantity: string, clientOid: string): OrderRequest {
-  return {
-    symbol: 'BTCUSDT',
-    side,
-    orderType: 'limit',
-    timeInForce: 'gtc',
-    stpMode: 'none',
-    price,
-    quantity,
-    clientOid,
-  } as OrderRequest;
+  return orderItem({ side, price, quantity, clientOid });
 }
 
 /** Instruments, two funded accounts, resting orders, a cross, a cancel, a withdrawal. */

@@ -81,14 +81,7 @@ export class EngineHarness {
   }
 
   place(uid: string, category: Category, ...items: (Partial<OrderRequest> & { quantity: string })[]) {
-    const requests: OrderRequest[] = items.map((item) => ({
-      symbol: 'BTCUSDT',
-      side: 'buy',
-      orderType: 'limit',
-      timeInForce: 'gtc',
-      stpMode: 'none',
-      ...item,
-    }));
+    const requests = items.map(orderItem);
     return this.ok<{ orderId: string; clientOid: string; code?: string }[]>({
       type: 'PlaceOrders',
       timeMs: this.nowMs,
@@ -112,6 +105,18 @@ export class EngineHarness {
   assertConserved(): void {
     assert.deepEqual(conservationImbalances(this.state), []);
   }
+}
+
+/** An order item: a good-till-cancelled BTCUSDT limit buy unless `item` says otherwise. */
+export function orderItem(item: Partial<OrderRequest> & { quantity: string }): OrderRequest {
+  return {
+    symbol: 'BTCUSDT',
+    side: 'buy',
+    orderType: 'limit',
+    timeInForce: 'gtc',
+    stpMode: 'none',
+    ...item,
+  };
 }
 
 export function money(text: string): bigint {

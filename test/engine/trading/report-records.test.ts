@@ -14,19 +14,11 @@ import { orderView } from '../../../src/engine/trading/order-view.ts';
 import { FillRecordedRecord, OrderUpdatedRecord } from '../../../src/engine/trading/report-records.ts';
 import { decode, encode } from '../../../src/persistence/codec.ts';
 import { rowsOf } from '../../../src/persistence/projection.ts';
-import { EngineHarness } from '../../support/engine-builders.ts';
+import { EngineHarness, orderItem } from '../../support/engine-builders.ts';
 
 /** A good-till-cancelled BTCUSDT limit order item. */
 function limitItem(side: 'buy' | 'sell', price: string, quantity: string) {
-  return {
-    symbol: 'BTCUSDT',
-    side,
-    orderType: 'limit',
-    timeInForce: 'gtc',
-    stpMode: 'none',
-    price,
-    quantity,
-  } as const;
+  return orderItem({ side, price, quantity });
 }
 
 function placeCommand(
