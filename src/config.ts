@@ -87,6 +87,13 @@ function integer(value: string | undefined, fallback: number, name: string): num
   return Number(value);
 }
 
+/** At least one entry: with none, no answer could ever go out ahead of the projector. */
+function projectionMaxLag(value: string | undefined): number {
+  const entries = integer(value, DEFAULT_MAX_LAG_ENTRIES, 'BOURSE_PROJECTION_MAX_LAG');
+  if (entries < 1) throw new Error('BOURSE_PROJECTION_MAX_LAG must be at least 1');
+  return entries;
+}
+
 function databaseUrl(value: string | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
   if (!/^postgres(ql)?:\/\//.test(value)) {
@@ -169,11 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       DEFAULT_READ_WAIT_MS,
       'BOURSE_PROJECTION_READ_WAIT_MS',
     ),
-    projectionMaxLagEntries: integer(
-      env.BOURSE_PROJECTION_MAX_LAG,
-      DEFAULT_MAX_LAG_ENTRIES,
-      'BOURSE_PROJECTION_MAX_LAG',
-    ),
+    projectionMaxLagEntries: projectionMaxLag(env.BOURSE_PROJECTION_MAX_LAG),
     httpFastPath: flag(env.BOURSE_HTTP_FAST_PATH, true, 'BOURSE_HTTP_FAST_PATH'),
     http: parseHttpLimits(env),
     market: { feeds: parseFeedConfig(env.BOURSE_FEED), liquidity: parseLiquidityConfig(env) },

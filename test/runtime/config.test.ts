@@ -66,6 +66,17 @@ test('loadConfig when BOURSE_PROJECTION is unset writes behind on SQLite and inl
   assert.throws(() => loadConfig({ BOURSE_PROJECTION: 'later' }), /BOURSE_PROJECTION/);
 });
 
+test('loadConfig when BOURSE_PROJECTION_MAX_LAG is unset bounds the projector at 128 entries, and reads a whole number from 1', () => {
+  assert.equal(loadConfig({}).projectionMaxLagEntries, 128);
+  assert.equal(loadConfig({ BOURSE_PROJECTION_MAX_LAG: '2048' }).projectionMaxLagEntries, 2048);
+  assert.throws(() => loadConfig({ BOURSE_PROJECTION_MAX_LAG: '-1' }), /BOURSE_PROJECTION_MAX_LAG/);
+  assert.throws(
+    () => loadConfig({ BOURSE_PROJECTION_MAX_LAG: '0' }),
+    /BOURSE_PROJECTION_MAX_LAG must be at least 1/,
+  );
+  assert.throws(() => loadConfig({ BOURSE_PROJECTION_MAX_LAG: 'many' }), /BOURSE_PROJECTION_MAX_LAG/);
+});
+
 test('loadConfig when a value is invalid stops with a message naming the variable', () => {
   const cases: [Record<string, string>, RegExp][] = [
     [{ PORT: 'eighty' }, /PORT/],
