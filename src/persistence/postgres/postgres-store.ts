@@ -4,7 +4,7 @@
  * Same tables, rows and queries as SQLite (schema.ts, projection.ts, queries.ts,
  * sql-reads.ts), migrated on open, forward only, under an advisory lock so two servers
  * starting together do not race. One `append` is one statement (postgres/batch-write.ts), so
- * one commit per group of commands; it is answered once its WAL is flushed (see `FLUSH_SQL`).
+ * one commit (synchronous_commit: the WAL is flushed before it returns) per group of commands.
  *
  * Appends are pipelined on a connection of their own (sent without waiting for the one before
  * to return, so the server never idles while the event loop is busy), snapshots and
@@ -57,12 +57,6 @@ export interface PostgresStoreOptions {
   retention?: RetentionPolicy;
   /** A cluster leader's fencing token, read at each append (batch-write.ts `Fence`); none when it returns null. */
   fence?: () => Fence | null;
-  /**
-   * Appends flushed by a statement of their own after committing (`FLUSH_SQL`), rather than by
-   * their own commit. On by default without `fence`: a cluster's followers read the journal
-   * as it commits, so there each append is durable when it becomes visible.
-   */
-  flushApart?: boolean;
 }
 
 export interface PostgresStore extends Store {
@@ -79,19 +73,6 @@ const JOURNAL_PAGE = 5_000;
 /** Appends the sequencer may hand over at once (they are sent one after another). */
 const APPENDS_IN_FLIGHT = 4;
 const MIGRATION_LOCK = 0x626f7572; // 'bour'
-
-/**
- * A statement whose commit flushes the WAL: a transactional logical message (56 bytes of WAL,
- * no table touched) takes a transaction id, so its commit writes a commit record and, under the
- * session's `synchronous_commit`, waits until the WAL up to it is on disk — every append that
- * committed before it was sent included. Appends commit without waiting for their own flush
- * (`synchronous_commit = off` on the appending session) and are answered after the next such
- * flush on a connection of its own: the appending backend then goes on to the next statement
- * while another waits for the disk, and one flush covers every append that committed during
- * the one before, where each append used to wait for its own flush before the next could run
- * (docs/performance.md, 2026-11-26d).
- */
-const FLUSH_SQL = "SELECT pg_logical_emit_message(true, 'bourse', '')";
 
 /** BIGINT columns come back as numbers, as SQLite's INTEGER does (every value is below 2^53). */
 export const pgTypes = {
@@ -240,16 +221,12 @@ export async function openPostgresStore(
   let lastSent: JournalMark | undefined;
   /** Why an append failed, while later ones are refused (until `resume`). */
   let refusing: string | null = null;
-  /** Set once the store is open: whether appends are flushed apart (`FLUSH_SQL`). */
-  let flushApart = false;
   const openAppender = async (): Promise<pg.Client> => {
     const client = new pg.Client({ ...base, pipeline: true });
     client.on('error', reportError);
     try {
       await client.connect();
       await preferLz4(client);
-      // The flush comes after the commit, on the flushing connection, before any answer.
-      if (flushApart) await client.query('SET synchronous_commit = off');
       return client;
     } catch (error) {
       await client.end().catch(() => undefined);
@@ -262,77 +239,10 @@ export async function openPostgresStore(
     appender = null;
     connection.then((client) => client.end()).catch(() => undefined);
   };
-  /**
-   * The connection flushes run on (`FLUSH_SQL`, the session's own `synchronous_commit`), one at
-   * a time; opened on first use, dropped after a failed flush.
-   */
-  let flusher: Promise<pg.Client> | null = null;
-  /** Appends committed and waiting for a flush sent after them. */
-  let unflushed: { resolve: () => void; reject: (error: unknown) => void }[] = [];
-  let flushing = false;
-  const openFlusher = async (): Promise<pg.Client> => {
-    const client = new pg.Client(base);
-    client.on('error', reportError);
-    try {
-      await client.connect();
-      return client;
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      throw error;
-    }
-  };
-  /** Sends a flush for every append committed so far, unless one is running (it sends the next). */
-  const flushCommitted = (): void => {
-    if (flushing || unflushed.length === 0) return;
-    flushing = true;
-    const covered = unflushed;
-    unflushed = [];
-    const connection = (flusher ??= openFlusher());
-    connection
-      .then((client) => client.query({ text: FLUSH_SQL, query_timeout: writeTimeoutMs } as pg.QueryConfig))
-      .then(
-        () => {
-          flushing = false;
-          for (const append of covered) append.resolve();
-          flushCommitted();
-        },
-        (error: unknown) => {
-          // Whether the covered appends are durable is unknown: they fail as a failed commit
-          // does, and so does everything sent after them (the appending connection is dropped,
-          // later appends refused until `resume`), so the sequencer rebuilds from the store.
-          flushing = false;
-          refusing ??= error instanceof Error ? error.message : String(error);
-          if (flusher === connection) flusher = null;
-          connection.then((client) => client.end()).catch(() => undefined);
-          if (appender) dropAppender(appender);
-          const failed = [...covered, ...unflushed];
-          unflushed = [];
-          for (const append of failed) append.reject(error);
-        },
-      );
-  };
-  /** Settles once an append that has committed is flushed. */
-  const flushed = (): Promise<void> =>
-    new Promise<void>((resolve, reject) => {
-      unflushed.push({ resolve, reject });
-      flushCommitted();
-    });
-  /**
-   * The latest append's outcome: each append settles after the one before it, so a statement
-   * that fails does not overtake an earlier one still waiting for its flush.
-   */
-  let previousSettled: Promise<unknown> = Promise.resolve();
   try {
     await migrate(writer);
     // A store without a projector position gets one (journal-record.ts): before any append.
     await run(writer, { text: INITIAL_PROJECTOR_POSITION_SQL });
-    // A server that refuses the flush statement (a role denied it) flushes at each commit.
-    flushApart =
-      (options.flushApart ?? !options.fence) &&
-      (await run(writer, { text: FLUSH_SQL }).then(
-        () => true,
-        () => false,
-      ));
   } catch (error) {
     await Promise.all([writer.end(), reader.end()]);
     const reason = error instanceof Error ? error.message : String(error);
@@ -363,28 +273,21 @@ export async function openPostgresStore(
     lastSent = lastJournalRecord(rows) ?? lastSent;
     const connection = (appender ??= openAppender());
     pendingWrites += 1;
-    const written = connection
+    return connection
       .then((client) => client.query({ ...statement, query_timeout: writeTimeoutMs } as pg.QueryConfig))
       .then(
         () => {
+          pendingWrites -= 1;
           forget(statement.values);
-          if (flushApart) return flushed();
         },
         (error: unknown) => {
+          pendingWrites -= 1;
           forget(statement.values);
           refusing ??= error instanceof Error ? error.message : String(error);
           dropAppender(connection);
           throw error;
         },
       );
-    // Observed here so that a failure is never unhandled while the append before still waits.
-    written.catch(() => undefined);
-    const settled = previousSettled.then(
-      () => written,
-      () => written,
-    );
-    previousSettled = settled.finally(() => (pendingWrites -= 1)).catch(() => undefined);
-    return settled;
   };
 
   return {
@@ -519,11 +422,8 @@ export async function openPostgresStore(
       closed = true;
       const connection = appender;
       appender = null;
-      const flushConnection = flusher;
-      flusher = null;
       await Promise.all([
         connection?.then((client) => client.end()).catch(() => undefined),
-        flushConnection?.then((client) => client.end()).catch(() => undefined),
         writer.end(),
         reader.end(),
       ]);
