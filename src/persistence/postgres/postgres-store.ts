@@ -171,25 +171,6 @@ function preferLz4(client: pg.ClientBase): Promise<void> {
   );
 }
 
-/**
- * The data pages this session's backend writes out of PostgreSQL's buffers (a table or index
- * page evicted to make room; each new page as the table grows) handed to the kernel's
- * writeback every 256 kB (`backend_flush_after`, PostgreSQL's own default for its checkpointer)
- * instead of left dirty in the page cache. Off by default for backends, and the kernel's own
- * writeback starts only once a page is 30 s old or a tenth of memory is dirty, so a busy
- * store's writes (about 900 bytes of table and index per order that fills) piled up at MBs a
- * second while every commit's WAL flush grew slower behind them, then were written at once:
- * paced at 8,000 crossing orders/s, p50 rose from 3-5 ms to 25-150 ms within 10 s, and the
- * 30-s writeback stalled answers 200-300 ms (docs/performance.md, 2026-11-26d). A platform
- * without the kernel call refuses the setting: the session keeps its default.
- */
-function flushDataEarly(client: pg.ClientBase): Promise<void> {
-  return client.query("SET backend_flush_after = '256kB'").then(
-    () => undefined,
-    () => undefined,
-  );
-}
-
 /** Runs one statement on a pooled connection; a connection that failed is destroyed, not reused. */
 async function run(pool: pg.Pool, config: pg.QueryConfig): Promise<pg.QueryResult<Row>> {
   const client = await pool.connect();
@@ -226,10 +207,9 @@ export async function openPostgresStore(
     pool.on('error', reportError);
     pool.on('connect', (client) => client.on('error', reportError));
   }
-  // The snapshot connection writes projector batches and snapshots; the SETs are queued ahead
-  // of its first statement. Reads evict pages too (some dirty).
-  writer.on('connect', (client) => void Promise.all([preferLz4(client), flushDataEarly(client)]));
-  reader.on('connect', (client) => void flushDataEarly(client));
+  // The snapshot connection writes projector batches and snapshots; the SET is queued ahead
+  // of its first statement.
+  writer.on('connect', (client) => void preferLz4(client));
   const writeTimeoutMs = options.writeTimeoutMs ?? 10_000;
   /**
    * The connection appends are pipelined on: each statement is sent at once, without waiting
@@ -247,7 +227,6 @@ export async function openPostgresStore(
     try {
       await client.connect();
       await preferLz4(client);
-      await flushDataEarly(client);
       return client;
     } catch (error) {
       await client.end().catch(() => undefined);
