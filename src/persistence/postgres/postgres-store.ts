@@ -321,7 +321,7 @@ export async function openPostgresStore(
     // The server runs what it is sent back to back: a partial group waiting for the appends in
     // flight would leave it idle until the event loop hears back (paced 25,000 orders/s: p50
     // 7-13 ms waiting, 3.4-3.9 ms sent at once; docs/performance.md).
-    partialGroupsBeside: 2,
+    partialGroupsBeside: APPENDS_IN_FLIGHT,
     async resume() {
       refusing = null;
       lastSent = undefined;
