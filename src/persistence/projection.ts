@@ -46,7 +46,7 @@ export interface Target {
   readonly table: Table;
   readonly mode: RowWrite['mode'];
   readonly columns: readonly string[];
-  /** The primary key's position in a row. */
+  /** The position in a row of the column that identifies it (Table.primaryKey, unique on its own). */
   readonly keyIndex: number;
 }
 

@@ -8,7 +8,15 @@ export type ColumnType = 'text' | 'integer';
 export interface Table {
   name: string;
   columns: readonly (readonly [name: string, type: ColumnType])[];
+  /** The column whose value identifies a row on its own (ids are global): upserts fold by it. */
   primaryKey: string;
+  /**
+   * Columns stored ahead of `primaryKey` in the primary key (`keyColumns`), so the key's own
+   * index serves the queries by them and no second index is needed: fills and bills (since
+   * version 90), whose ids no query looks up without the uid. The id alone still identifies a
+   * row, so the composite key is as unique as the id.
+   */
+  keyPrefix?: readonly string[];
   /**
    * Each index lists its columns; its name is derived from the table and columns. A partial
    * index (`PartialIndex`) holds only the rows its condition admits.
@@ -48,6 +56,14 @@ export interface Migration {
    * nothing to drop or create here.
    */
   indexes?: { drop: readonly string[]; create: readonly string[] };
+  /**
+   * Tables of earlier migrations given the primary key schema.ts defines now, rows kept (run
+   * before `indexes`): SQLite copies the table into a new one and renames it (its only way to
+   * change a key), which also recreates every index the table has now; PostgreSQL replaces
+   * the key's constraint in place. On a store made after the change the table is rebuilt
+   * as it is, empty and unchanged.
+   */
+  rebuild?: readonly string[];
 }
 
 /** Orders whose clientOid was given (not their own id): see clientOidFilter in queries.ts. */
@@ -106,10 +122,12 @@ export const MIGRATIONS: readonly Migration[] = [
           ['time_ms', 'integer'],
         ],
         primaryKey: 'bill_id',
-        // Outside the unified account a wallet's bills are of its own category (a filter on
-        // the first index costs next to nothing); the unified wallet's bills are of every
-        // category, so those alone are indexed by category too (since version 80).
-        indexes: [['uid', 'wallet', 'bill_id'], UNIFIED_BILLS_BY_CATEGORY],
+        // The key (uid, wallet, bill_id) serves every bill query (since version 90; before, an
+        // index of its own). Outside the unified account a wallet's bills are of its own
+        // category (a filter on the key costs next to nothing); the unified wallet's bills are
+        // of every category, so those alone are indexed by category too (since version 80).
+        keyPrefix: ['uid', 'wallet'],
+        indexes: [UNIFIED_BILLS_BY_CATEGORY],
       },
       {
         name: 'funding_records',
@@ -162,10 +180,9 @@ export const MIGRATIONS: readonly Migration[] = [
           ['body', 'text'],
         ],
         primaryKey: 'exec_id',
-        indexes: [
-          ['uid', 'exec_id'],
-          ['uid', 'order_id', 'exec_id'],
-        ],
+        // The key (uid, exec_id) serves a uid's fills (since version 90; before, an index of its own).
+        keyPrefix: ['uid'],
+        indexes: [['uid', 'order_id', 'exec_id']],
       },
       {
         name: 'trades',
@@ -490,11 +507,25 @@ export const MIGRATIONS: readonly Migration[] = [
       create: ['orders', 'bills'],
     },
   },
+  {
+    // Composite primary keys (docs/performance.md, 2026-11-26d): fills by (uid, exec_id) and
+    // bills by (uid, wallet, bill_id), the columns every query of them starts with, so the
+    // indexes that served those queries go (one index entry fewer per fill and per bill).
+    version: 90,
+    tables: [],
+    rebuild: ['fills', 'bills'],
+    indexes: { drop: ['fills_by_uid_exec_id', 'bills_by_uid_wallet_bill_id'], create: [] },
+  },
 ];
+
+/** The primary key's columns: `keyPrefix`, then the column that identifies a row. */
+export function keyColumns(table: Table): readonly string[] {
+  return table.keyPrefix ? [...table.keyPrefix, table.primaryKey] : [table.primaryKey];
+}
 
 export type Dialect = 'sqlite' | 'postgres';
 
-export function ddl(table: Table, dialect: Dialect): string[] {
+export function ddl(table: Table, dialect: Dialect, name = table.name): string[] {
   // PostgreSQL text compares bytewise (COLLATE "C"), as SQLite's does: ids order the same way.
   const typeOf = (type: ColumnType) =>
     type === 'text'
@@ -511,13 +542,40 @@ export function ddl(table: Table, dialect: Dialect): string[] {
   // transaction, rolled back whole when any statement of it fails. An INSERT OR REPLACE keeps
   // its own rule. Stores made before 2026-11-26 keep ABORT (the same outcome, a little slower).
   const onConflict = dialect === 'sqlite' ? ' ON CONFLICT FAIL' : '';
-  const columns = table.columns.map(([name, type]) =>
-    name === table.primaryKey
-      ? `${name} ${typeOf(type)} PRIMARY KEY${onConflict}`
-      : `${name} ${typeOf(type)} NOT NULL${onConflict}`,
+  const columns = table.columns.map(([column, type]) =>
+    column === table.primaryKey && !table.keyPrefix
+      ? `${column} ${typeOf(type)} PRIMARY KEY${onConflict}`
+      : `${column} ${typeOf(type)} NOT NULL${onConflict}`,
   );
+  if (table.keyPrefix) columns.push(`PRIMARY KEY (${keyColumns(table).join(', ')})${onConflict}`);
   return [
-    `CREATE TABLE ${table.name} (${columns.join(', ')})`,
+    `CREATE TABLE ${name} (${columns.join(', ')})`,
+    ...(name === table.name ? table.indexes.map((index) => indexDdl(table, index)) : []),
+  ];
+}
+
+/**
+ * A table of an earlier migration given its key as schema.ts defines it now, rows kept:
+ * SQLite builds a new table, copies the rows, drops the old one (and its indexes) and renames
+ * the new one, then creates the indexes; PostgreSQL swaps the key's constraint (named
+ * `<table>_pkey`, as every bourse table's is) and keeps the table and its other indexes.
+ */
+function rebuildDdl(table: Table, dialect: Dialect): string[] {
+  if (dialect === 'postgres') {
+    return [
+      `ALTER TABLE ${table.name} DROP CONSTRAINT ${table.name}_pkey, ` +
+        `ADD PRIMARY KEY (${keyColumns(table).join(', ')})`,
+    ];
+  }
+  const rebuilt = `${table.name}_rebuilt`;
+  const columns = table.columns.map(([column]) => column).join(', ');
+  return [
+    ...ddl(table, dialect, rebuilt),
+    // In key order, which the old table's index of the same columns gives: the new key's
+    // b-tree is then filled from left to right.
+    `INSERT INTO ${rebuilt} (${columns}) SELECT ${columns} FROM ${table.name} ORDER BY ${keyColumns(table).join(', ')}`,
+    `DROP TABLE ${table.name}`,
+    `ALTER TABLE ${rebuilt} RENAME TO ${table.name}`,
     ...table.indexes.map((index) => indexDdl(table, index)),
   ];
 }
@@ -537,9 +595,10 @@ function indexDdl(table: Table, index: Index, ifNotExists = false): string {
   return `${create} ${indexName(table, index)} ON ${table.name} (${columns.join(', ')})${where}`;
 }
 
-/** Every statement of a migration, in order: its new tables, then its index changes. */
+/** Every statement of a migration, in order: its new tables, its rebuilt ones, then its index changes. */
 export function migrationDdl(migration: Migration, dialect: Dialect): string[] {
   const statements = migration.tables.flatMap((table) => ddl(table, dialect));
+  for (const name of migration.rebuild ?? []) statements.push(...rebuildDdl(tableOf(name), dialect));
   for (const name of migration.indexes?.drop ?? []) statements.push(`DROP INDEX IF EXISTS ${name}`);
   for (const name of migration.indexes?.create ?? []) {
     const table = tableOf(name);

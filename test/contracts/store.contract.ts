@@ -76,6 +76,56 @@ async function indexNames(store: AnyStore): Promise<string[]> {
   return rows.map((row) => String(row.name)).sort();
 }
 
+/** The columns of `table`'s primary key, in key order. */
+async function primaryKeyOf(store: AnyStore, table: string): Promise<string[]> {
+  const rows =
+    store.kind === 'sqlite'
+      ? (store.db
+          .prepare('SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk')
+          .all(table) as Row[])
+      : await store.query(
+          'SELECT a.attname AS name FROM pg_index i, unnest(i.indkey) WITH ORDINALITY k(attnum, n), pg_attribute a ' +
+            'WHERE i.indrelid = $1::regclass AND i.indisprimary AND a.attrelid = i.indrelid AND a.attnum = k.attnum ' +
+            'ORDER BY k.n',
+          [table],
+        );
+  return rows.map((row) => String(row.name));
+}
+
+/**
+ * Fills and bills as a store migrated before version 90 holds them: keyed by their id alone,
+ * with an index of (uid, exec_id) and of (uid, wallet, bill_id); rows kept.
+ */
+function beforeVersion90(kind: 'sqlite' | 'postgres'): string {
+  if (kind === 'postgres') {
+    return (
+      'ALTER TABLE fills DROP CONSTRAINT fills_pkey, ADD PRIMARY KEY (exec_id); ' +
+      'CREATE INDEX fills_by_uid_exec_id ON fills (uid, exec_id); ' +
+      'ALTER TABLE bills DROP CONSTRAINT bills_pkey, ADD PRIMARY KEY (bill_id); ' +
+      'CREATE INDEX bills_by_uid_wallet_bill_id ON bills (uid, wallet, bill_id); ' +
+      'DELETE FROM schema_migrations WHERE version = 90'
+    );
+  }
+  const fills = 'exec_id, uid, order_id, category, symbol, time_ms, body';
+  const bills = 'bill_id, uid, wallet, coin, symbol, amount, fee, balance, business_type, category, time_ms';
+  return (
+    'CREATE TABLE fills_old (exec_id TEXT PRIMARY KEY, uid TEXT NOT NULL, order_id TEXT NOT NULL, ' +
+    'category TEXT NOT NULL, symbol TEXT NOT NULL, time_ms INTEGER NOT NULL, body TEXT NOT NULL); ' +
+    `INSERT INTO fills_old (${fills}) SELECT ${fills} FROM fills; DROP TABLE fills; ` +
+    'ALTER TABLE fills_old RENAME TO fills; ' +
+    'CREATE INDEX fills_by_uid_exec_id ON fills (uid, exec_id); ' +
+    'CREATE INDEX fills_by_uid_order_id_exec_id ON fills (uid, order_id, exec_id); ' +
+    'CREATE TABLE bills_old (bill_id TEXT PRIMARY KEY, uid TEXT NOT NULL, wallet TEXT NOT NULL, ' +
+    'coin TEXT NOT NULL, symbol TEXT NOT NULL, amount TEXT NOT NULL, fee TEXT NOT NULL, balance TEXT NOT NULL, ' +
+    'business_type TEXT NOT NULL, category TEXT NOT NULL, time_ms INTEGER NOT NULL); ' +
+    `INSERT INTO bills_old (${bills}) SELECT ${bills} FROM bills; DROP TABLE bills; ` +
+    'ALTER TABLE bills_old RENAME TO bills; ' +
+    'CREATE INDEX bills_by_uid_wallet_bill_id ON bills (uid, wallet, bill_id); ' +
+    "CREATE INDEX bills_by_uid_category_bill_id_unified ON bills (uid, category, bill_id) WHERE wallet = 'unified'; " +
+    'DELETE FROM schema_migrations WHERE version = 90'
+  );
+}
+
 /** A limit buy of BTCUSDT far below the market, without a clientOid. */
 const LIMIT_BUY = {
   symbol: 'BTCUSDT',
@@ -549,6 +599,50 @@ export function storeContract(harness: StoreHarness): ContractTest[] {
         assert.ok(!before.includes('bills_by_uid_category_bill_id'));
         assert.equal((await second.order(buyer, { clientOid: 'b1' }))?.status, 'cancelled');
         assert.ok((await second.bills({ uid: buyer, wallets: ['spot'], limit: 100 })).length >= 3);
+      },
+    },
+    {
+      name: `open when the store has the keys of before version 90 rebuilds fills and bills by uid, rows kept (${kind})`,
+      async body(t) {
+        const location = await harness.location(t);
+        const first = await location.open();
+        const { engine, buyer } = tradingWorkload();
+        await first.append(engine.entries);
+        const before = { indexes: await indexNames(first), tables: await dumpTables(first) };
+        assert.deepEqual(await primaryKeyOf(first, 'fills'), ['uid', 'exec_id']);
+        assert.deepEqual(await primaryKeyOf(first, 'bills'), ['uid', 'wallet', 'bill_id']);
+        assert.ok(!before.indexes.includes('fills_by_uid_exec_id'));
+        assert.ok(!before.indexes.includes('bills_by_uid_wallet_bill_id'));
+        const storeKind = first.kind;
+        await first.close();
+        await location.exec(beforeVersion90(storeKind));
+        const old = await opened(t, location);
+        assert.deepEqual(await primaryKeyOf(old, 'fills'), ['uid', 'exec_id']);
+        assert.deepEqual(await primaryKeyOf(old, 'bills'), ['uid', 'wallet', 'bill_id']);
+        assert.deepEqual(await indexNames(old), before.indexes);
+        assert.deepEqual(await dumpTables(old), before.tables);
+        assert.ok(
+          before.tables.fills?.length && before.tables.bills?.length,
+          'the workload wrote fills and bills',
+        );
+        assert.ok((await old.fills({ uid: buyer, limit: 100 })).length > 0);
+        const bills = await old.bills({ uid: buyer, wallets: ['spot'], limit: 100 });
+        assert.ok(bills.length >= 3);
+        // The rebuilt table takes new rows.
+        const at = engine.entries.length;
+        engine.run({
+          type: 'Deposit',
+          timeMs: (engine.nowMs += 1_000),
+          uid: buyer,
+          coin: 'USDT',
+          amount: 10n ** 6n,
+          wallet: 'spot',
+          subType: 'onchain',
+        });
+        await old.append(engine.entries.slice(at));
+        const after = await old.bills({ uid: buyer, wallets: ['spot'], limit: 100 });
+        assert.deepEqual(after.slice(1), bills);
+        assert.equal(after[0]?.amount, 10n ** 6n);
       },
     },
     {

@@ -69,6 +69,18 @@ test('batchStatement when an order is upserted twice in one append keeps one row
   assert.match(statement.text, /ON CONFLICT \(order_id\) DO UPDATE SET/);
 });
 
+test('batchStatement when a table is keyed by several columns upserts on all of them and updates the others', () => {
+  const batch = new RowBatch();
+  batch.add(targetOf('fills', 'upsert'), ['e1', 'u1', 'o1', 'SPOT', 'BTCUSDT', 1, '{}']);
+  const statement = batchStatement(batch);
+  assert.ok(statement);
+  assert.match(
+    statement.text,
+    /ON CONFLICT \(uid, exec_id\) DO UPDATE SET order_id = EXCLUDED\.order_id, category = EXCLUDED\.category, symbol/,
+  );
+  assert.doesNotMatch(statement.text, /(uid|exec_id) = EXCLUDED/);
+});
+
 test('batchStatement when candles of one bucket repeat merges them as the stored merge rules do', () => {
   // Three trades in the minute from 60,000 ms: 60000 × 0.5, 61000 × 0.25, 59000 × 1.
   const trades: [string, string, number][] = [

@@ -50,7 +50,8 @@ await postgresTests('PostgreSQL session tests', [
       if (Number(row?.version) < 130_000) return t.skip('PostgreSQL older than 13 has no deduplication');
       const opened = await deduplication(url);
       assert.ok(opened.has('orders_by_uid_category_order_id'), 'the orders index is listed');
-      assert.ok(opened.has('bills_by_uid_wallet_bill_id'), 'the bills index is listed');
+      assert.ok(opened.has('bills_by_uid_category_bill_id_unified'), 'the bills index is listed');
+      assert.ok(!opened.has('bills_pkey'), 'a unique index is not');
       assert.deepEqual(
         [...opened].filter(([, on]) => on),
         [],

@@ -12,7 +12,7 @@
  * `replace`, the bourse tables are emptied first, in that same transaction.
  */
 import pg from 'pg';
-import type { Table } from '../schema.ts';
+import { keyColumns, type Table } from '../schema.ts';
 import { openPostgresStore, pgTypes } from '../postgres/postgres-store.ts';
 import { CHUNK_ROWS, tableFile, writeTableFile, type RowValues, type TableRows } from './table-files.ts';
 import { appliedTables, BOURSE_TABLES } from './tables.ts';
@@ -27,23 +27,29 @@ async function connected<T>(url: string, work: (client: pg.Client) => Promise<T>
   }
 }
 
-/** The rows of `table`, a page at a time by primary key, on `client` (inside the export's transaction). */
+/**
+ * The rows of `table`, a page at a time by primary key, on `client` (inside the export's
+ * transaction). A key of several columns pages by comparing them as a row, `(a, b) > ($1, $2)`,
+ * which its index serves as it serves one column.
+ */
 function postgresTableRows(client: pg.Client, table: Table): TableRows {
   const columns = table.columns.map(([name]) => name);
+  const key = keyColumns(table);
   const select = `SELECT ${columns.join(', ')} FROM ${table.name}`;
-  const order = ` ORDER BY ${table.primaryKey} LIMIT ${CHUNK_ROWS}`;
-  const keyAt = columns.indexOf(table.primaryKey);
+  const order = ` ORDER BY ${key.join(', ')} LIMIT ${CHUNK_ROWS}`;
+  const after = ` WHERE (${key.join(', ')}) > (${key.map((_, at) => `$${at + 1}`).join(', ')})`;
+  const keyAt = key.map((column) => columns.indexOf(column));
   async function* chunks(): AsyncIterable<RowValues[]> {
-    let last: unknown = undefined;
+    let last: RowValues | undefined = undefined;
     for (;;) {
       const result: pg.QueryResult<RowValues> = await client.query({
-        text: last === undefined ? select + order : `${select} WHERE ${table.primaryKey} > $1${order}`,
-        values: last === undefined ? [] : [last],
+        text: last === undefined ? select + order : select + after + order,
+        values: last === undefined ? [] : keyAt.map((at) => (last as RowValues)[at]),
         rowMode: 'array',
       });
       if (result.rows.length > 0) yield result.rows;
       if (result.rows.length < CHUNK_ROWS) return;
-      last = result.rows[result.rows.length - 1]?.[keyAt];
+      last = result.rows[result.rows.length - 1];
     }
   }
   return { table: table.name, columns, chunks: chunks() };

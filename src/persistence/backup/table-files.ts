@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip, createGzip } from 'node:zlib';
 import type Database from 'better-sqlite3';
-import type { Table } from '../schema.ts';
+import { keyColumns, type Table } from '../schema.ts';
 
 export type RowValues = (string | number | null)[];
 
@@ -91,7 +91,9 @@ export async function readTableFile(file: string): Promise<TableRows> {
 /** The rows of `table` in a SQLite file opened read-only (`db`), in primary-key order. */
 export function sqliteTableRows(db: Database.Database, table: Table): TableRows {
   const columns = table.columns.map(([name]) => name);
-  const select = db.prepare(`SELECT ${columns.join(', ')} FROM ${table.name} ORDER BY ${table.primaryKey}`);
+  const select = db.prepare(
+    `SELECT ${columns.join(', ')} FROM ${table.name} ORDER BY ${keyColumns(table).join(', ')}`,
+  );
   async function* chunks(): AsyncIterable<RowValues[]> {
     let chunk: RowValues[] = [];
     for (const row of select.raw().iterate() as Iterable<RowValues>) {

@@ -22,7 +22,7 @@ import { crc32 } from 'node:zlib';
 import { folded } from '../fold-rows.ts';
 import type { JournalMark } from '../journal-record.ts';
 import type { RowBatch, Target, Value } from '../projection.ts';
-import { mergeAssignments } from '../schema.ts';
+import { keyColumns, mergeAssignments } from '../schema.ts';
 
 /** `?` → `$1, $2, …` (the shared queries contain no `?` inside literals). */
 export function numbered(text: string): string {
@@ -97,17 +97,18 @@ function partOf(target: Target, index: number, parameter: number, json: boolean)
         ? `r[${column + 1}]::bigint`
         : `r[${column + 1}]`,
   );
+  const key = keyColumns(table);
   const updates = table.merge
     ? mergeAssignments(table, 'postgres')
     : target.columns
-        .filter((column) => column !== table.primaryKey)
+        .filter((column) => !key.includes(column))
         .map((column) => `${column} = EXCLUDED.${column}`);
   const conflict =
     target.mode !== 'upsert'
       ? ''
       : updates.length > 0
-        ? ` ON CONFLICT (${table.primaryKey}) DO UPDATE SET ${updates.join(', ')}`
-        : ` ON CONFLICT (${table.primaryKey}) DO NOTHING`;
+        ? ` ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${updates.join(', ')}`
+        : ` ON CONFLICT (${key.join(', ')}) DO NOTHING`;
   const source = json
     ? `jsonb_array_elements($${parameter}::jsonb) e`
     : `(SELECT string_to_array(unnest(string_to_array($${parameter}, chr(30))), chr(31)) r OFFSET 0) s`;

@@ -20,7 +20,7 @@ import { RingQueue } from '../../runtime/ring-queue.ts';
 import { folded } from '../fold-rows.ts';
 import type { RowBatch, RowWrite, Target, Value } from '../projection.ts';
 import { RETENTION_SQL } from '../retention.ts';
-import { mergeAssignments, storedTableNames, tableOf } from '../schema.ts';
+import { keyColumns, mergeAssignments, storedTableNames, tableOf } from '../schema.ts';
 import { oneRowText, StatementSet, type InsertTemplate, type StatementSpec } from './statement-set.mjs';
 
 type WriterResponse =
@@ -54,7 +54,7 @@ function insertTemplate(table: string, mode: RowWrite['mode']): InsertTemplate {
   // since 2026-11-26 declare FAIL themselves (schema.ts); the verb gives older stores the same.
   const verb = mode === 'upsert' && !merge ? 'INSERT OR REPLACE' : 'INSERT OR FAIL';
   const conflict = merge
-    ? ` ON CONFLICT(${spec.primaryKey}) DO UPDATE SET ${mergeAssignments(spec, 'sqlite').join(', ')}`
+    ? ` ON CONFLICT(${keyColumns(spec).join(', ')}) DO UPDATE SET ${mergeAssignments(spec, 'sqlite').join(', ')}`
     : '';
   return {
     head: `${verb} INTO ${table} (${columns.join(', ')}) VALUES `,

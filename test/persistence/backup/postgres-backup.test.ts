@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { takeBackup, type StoreAt } from '../../../src/persistence/backup/backup.ts';
 import { restoreBackup } from '../../../src/persistence/backup/restore.ts';
+import { CHUNK_ROWS } from '../../../src/persistence/backup/table-files.ts';
 import { openPostgresStore } from '../../../src/persistence/postgres/postgres-store.ts';
 import { databaseFor, postgresTests } from '../postgres-test-database.ts';
 import { filledStore, tablesAt, tempDir } from './fixture.ts';
@@ -38,6 +39,28 @@ await postgresTests('PostgreSQL backup tests', [
       const report = await restoreBackup(dir, target, { replace: false });
       assert.equal(report.stateHash, source.hash);
       assert.deepEqual(await tablesAt(target), await tablesAt(source.at));
+    },
+  },
+  {
+    name: 'takeBackup when a table of a composite key spans several pages exports every row once',
+    async body(t) {
+      const at = await postgresAt(t);
+      const source = await filledStore(t, at);
+      // Fills keyed (uid, exec_id) whose uids and ids do not order alike, over three pages.
+      assert.equal(source.store.kind, 'postgres');
+      await source.store.query(
+        'INSERT INTO fills (exec_id, uid, order_id, category, symbol, time_ms, body) ' +
+          "SELECT 'z' || lpad(n::text, 6, '0'), (n % 7)::text, 'x', 'SPOT', 'BTCUSDT', n, '{}' " +
+          'FROM generate_series(1, $1::int) n',
+        [CHUNK_ROWS * 2 + 7],
+      );
+      const dir = join(tempDir(t, 'bourse-backups-'), 'backup');
+      await takeBackup(source.at, dir, { serverKeyInEnvironment: false });
+      const target = await postgresAt(t);
+      await restoreBackup(dir, target, { replace: false });
+      const tables = await tablesAt(target);
+      assert.ok((tables.fills as unknown[]).length > CHUNK_ROWS * 2 + 7);
+      assert.deepEqual(tables, await tablesAt(source.at));
     },
   },
   {
