@@ -11,6 +11,7 @@
  * one text parameter per target, JSON where a value holds a separator (postgres/batch-write.ts).
  */
 import type { EngineEvent } from '../domain/events.ts';
+import { transientFillView, transientOrderView } from '../engine/trading/report-records.ts';
 import {
   brokerFundingRows,
   commissionRows,
@@ -199,7 +200,8 @@ export function projectEvent(batch: RowBatch, event: EngineEvent): void {
       return;
     case 'OrderUpdated': {
       // order_id, uid, client_oid, category, symbol, status, created_ms, updated_ms, body
-      const order = event.order;
+      // A view made for these rows alone is not kept with the entry (report-records.ts).
+      const order = transientOrderView(event);
       const row = [
         order.orderId,
         order.uid,
@@ -217,7 +219,7 @@ export function projectEvent(batch: RowBatch, event: EngineEvent): void {
     }
     case 'FillRecorded': {
       // exec_id, uid, order_id, category, symbol, time_ms, body
-      const fill = event.fill;
+      const fill = transientFillView(event);
       batch.add(FILLS, [
         fill.execId,
         fill.uid,
