@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { EngineEvent } from '../../src/domain/events.ts';
-import { FillRecordedRecord, OrderUpdatedRecord } from '../../src/engine/trading/report-records.ts';
 import { encode } from '../../src/persistence/codec.ts';
 import { folded } from '../../src/persistence/fold-rows.ts';
 import { checksumOf, rowsOfEntries } from '../../src/persistence/journal-record.ts';
@@ -219,20 +218,4 @@ test('projectEvent when many trades share candle keys in one batch gives the fol
   projectEvent(named, trade(100, 'BTCUSDT', '70000', '2', 'buy', 3_600_000 + 59 * 7_000));
   assert.notDeepEqual(fast.rowsOf(candles), before);
   assert.deepEqual(folded(candles, fast.rowsOf(candles)), folded(candles, named.rowsOf(candles)));
-});
-
-test('projectEvent when given engine records makes their views for the rows alone and keeps none', () => {
-  const { engine } = tradingWorkload();
-  const kept = (record: OrderUpdatedRecord | FillRecordedRecord) =>
-    record.transientView() === record.transientView();
-  const records = engine.entries
-    .flatMap((entry) => entry.events)
-    .filter((event) => event instanceof OrderUpdatedRecord || event instanceof FillRecordedRecord)
-    .filter((record) => !kept(record));
-  assert.ok(records.some((record) => record.type === 'OrderUpdated'));
-  assert.ok(records.some((record) => record.type === 'FillRecorded'));
-  const batch = new RowBatch();
-  for (const record of records) projectEvent(batch, record);
-  assert.ok(batch.targets.length > 0);
-  for (const record of records) assert.equal(kept(record), false, record.type);
 });

@@ -10,17 +10,8 @@ import type { Command } from '../../../src/domain/commands.ts';
 import type { EngineEvent } from '../../../src/domain/events.ts';
 import { instrumentKey } from '../../../src/domain/instrument.ts';
 import type { OrderView } from '../../../src/domain/order-view.ts';
-import { priceToTicks, quantityToLots } from '../../../src/engine/instruments/scales.ts';
 import { orderView } from '../../../src/engine/trading/order-view.ts';
-import {
-  fillKeyOf,
-  FillRecordedRecord,
-  orderKeyOf,
-  OrderUpdatedRecord,
-  restingFigures,
-  transientFillView,
-  transientOrderView,
-} from '../../../src/engine/trading/report-records.ts';
+import { FillRecordedRecord, OrderUpdatedRecord } from '../../../src/engine/trading/report-records.ts';
 import { decode, encode } from '../../../src/persistence/codec.ts';
 import { rowsOf } from '../../../src/persistence/projection.ts';
 import { EngineHarness, orderItem } from '../../support/engine-builders.ts';
@@ -185,61 +176,4 @@ test('order updates when a batch touches an older order between new ones mark cr
     [placed[2], true],
     [placed[3], true],
   ]);
-});
-
-test('report records when read through their keys and transient views give the view and keep none', () => {
-  const engine = new EngineHarness();
-  const seller = engine.account({ BTC: '1' });
-  const buyer = engine.account({ USDT: '100000' });
-  const instrument = engine.state.instruments.get(instrumentKey('SPOT', 'BTCUSDT'));
-  assert.ok(instrument);
-  placeCommand(engine, seller, 'sell', '60000', '0.5');
-  engine.nowMs += 1_000;
-  const { events } = placeCommand(engine, buyer, 'buy', '60100', '0.2');
-  const orders = events.filter((event) => event instanceof OrderUpdatedRecord);
-  const fills = events.filter((event) => event instanceof FillRecordedRecord);
-  assert.equal(orders.length, 2);
-  assert.equal(fills.length, 2);
-  for (const record of orders) {
-    const key = orderKeyOf(record);
-    // Before any read of `order`: a new view each time, none kept.
-    const transient = transientOrderView(record);
-    assert.notEqual(transientOrderView(record), transient);
-    const view = record.order;
-    assert.deepEqual(transient, view);
-    assert.deepEqual(
-      { orderId: key.orderId, uid: key.uid, category: key.category, symbol: key.symbol },
-      { orderId: view.orderId, uid: view.uid, category: view.category, symbol: view.symbol },
-    );
-    // Once read, the view made is the one given.
-    assert.equal(transientOrderView(record), view);
-    const resting = restingFigures(record, instrument);
-    if (view.status === 'live' || view.status === 'partially_filled')
-      assert.deepEqual(resting, {
-        side: view.side,
-        ticks: priceToTicks(instrument, view.price),
-        lots:
-          Number(quantityToLots(instrument, view.qty)) - Number(quantityToLots(instrument, view.cumExecQty)),
-      });
-    else assert.equal(resting, null);
-    // Another instrument object (one replaced since): go by the view.
-    assert.equal(restingFigures(record, { ...instrument }), undefined);
-    // A plain event: its view's fields, and no figures.
-    const plainEvent = plain(record);
-    assert.ok(plainEvent.type === 'OrderUpdated');
-    assert.equal(orderKeyOf(plainEvent), plainEvent.order);
-    assert.equal(restingFigures(plainEvent, instrument), undefined);
-  }
-  for (const record of fills) {
-    const transient = transientFillView(record);
-    assert.notEqual(transientFillView(record), transient);
-    const view = record.fill;
-    assert.deepEqual(transient, view);
-    const key = fillKeyOf(record);
-    assert.deepEqual(
-      { orderId: key.orderId, uid: key.uid, category: key.category },
-      { orderId: view.orderId, uid: view.uid, category: view.category },
-    );
-    assert.equal(transientFillView(record), view);
-  }
 });
