@@ -21,7 +21,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { CATEGORIES } from '../domain/category.ts';
 import type { EngineEvent } from '../domain/events.ts';
-import { fillKeyOf, orderKeyOf } from '../engine/trading/report-records.ts';
 import type { JournalEntry } from '../ports/store.ts';
 import { createHttpMetrics, type HttpMetrics } from './http-metrics.ts';
 
@@ -243,9 +242,8 @@ function eventCounters(registry: Registry): { count(entries: readonly JournalEnt
   };
   const countEvent = (event: EngineEvent): void => {
     if (event.type === 'OrderUpdated') {
-      // Not `event.order`: that would format (and keep) every view (report-records.ts).
-      if (event.created) tallyAt(orderKeyOf(event).category).orders += 1;
-    } else if (event.type === 'FillRecorded') tallyAt(fillKeyOf(event).category).fills += 1;
+      if (event.created) tallyAt(event.order.category).orders += 1;
+    } else if (event.type === 'FillRecorded') tallyAt(event.fill.category).fills += 1;
     else if (event.type === 'TradeRecorded') tallyAt(event.category).trades += 1;
   };
   return {

@@ -11,7 +11,6 @@
  * one text parameter per target, JSON where a value holds a separator (postgres/batch-write.ts).
  */
 import type { EngineEvent } from '../domain/events.ts';
-import { transientFillView, transientOrderView } from '../engine/trading/report-records.ts';
 import {
   brokerFundingRows,
   commissionRows,
@@ -200,8 +199,7 @@ export function projectEvent(batch: RowBatch, event: EngineEvent): void {
       return;
     case 'OrderUpdated': {
       // order_id, uid, client_oid, category, symbol, status, created_ms, updated_ms, body
-      // A view made for these rows alone is not kept with the entry (report-records.ts).
-      const order = transientOrderView(event);
+      const order = event.order;
       const row = [
         order.orderId,
         order.uid,
@@ -219,7 +217,7 @@ export function projectEvent(batch: RowBatch, event: EngineEvent): void {
     }
     case 'FillRecorded': {
       // exec_id, uid, order_id, category, symbol, time_ms, body
-      const fill = transientFillView(event);
+      const fill = event.fill;
       batch.add(FILLS, [
         fill.execId,
         fill.uid,

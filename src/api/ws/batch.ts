@@ -8,7 +8,6 @@ import { instrumentKey } from '../../domain/instrument.ts';
 import type { OrderView } from '../../domain/order-view.ts';
 import type { Category } from '../../domain/category.ts';
 import type { EngineState } from '../../engine/state.ts';
-import { fillKeyOf, orderKeyOf } from '../../engine/trading/report-records.ts';
 import type { BookMirror, InstrumentBook } from './book-mirror.ts';
 
 export interface OrderChange {
@@ -82,25 +81,20 @@ export class Batch {
   collect(event: EngineEvent): void {
     switch (event.type) {
       case 'OrderUpdated': {
-        const book = this.mirror.apply(this.state, event);
-        if (book) this.books.add(book);
-        // The view only for a watched owner (report-records.ts: orderKeyOf).
-        const { uid } = orderKeyOf(event);
-        if (!this.watched(uid)) return;
         const { order } = event;
-        this.add(this.orders, uid, { order, latestFill: this.latestFill.get(order.orderId) });
-        this.touchedUids.add(uid);
+        const book = this.mirror.apply(this.state, order);
+        if (book) this.books.add(book);
+        if (!this.watched(order.uid)) return;
+        this.add(this.orders, order.uid, { order, latestFill: this.latestFill.get(order.orderId) });
+        this.touchedUids.add(order.uid);
         return;
       }
-      case 'FillRecorded': {
-        const { uid } = fillKeyOf(event);
-        if (!this.watched(uid)) return;
-        const { fill } = event;
-        this.latestFill.set(fill.orderId, fill);
-        this.add(this.fills, uid, fill);
-        this.touchedUids.add(uid);
+      case 'FillRecorded':
+        if (!this.watched(event.fill.uid)) return;
+        this.latestFill.set(event.fill.orderId, event.fill);
+        this.add(this.fills, event.fill.uid, event.fill);
+        this.touchedUids.add(event.fill.uid);
         return;
-      }
       case 'TradeRecorded': {
         const key = instrumentKey(event.category as Category, event.symbol);
         this.add(this.trades, key, event);

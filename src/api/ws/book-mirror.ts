@@ -11,7 +11,6 @@
  * levels changed since the last `takeChanges()` (the `books` channel's incremental update).
  */
 import { instrumentKey, type Instrument } from '../../domain/instrument.ts';
-import type { OrderUpdated } from '../../domain/events.ts';
 import type { OrderView } from '../../domain/order-view.ts';
 import type { Order } from '../../domain/order.ts';
 import {
@@ -21,7 +20,6 @@ import {
   ticksToPrice,
 } from '../../engine/instruments/scales.ts';
 import type { EngineState } from '../../engine/state.ts';
-import { orderKeyOf, restingFigures } from '../../engine/trading/report-records.ts';
 import type { Level } from '../../market/market-data.ts';
 
 type Side = 'buy' | 'sell';
@@ -190,21 +188,13 @@ export class BookMirror {
     return book;
   }
 
-  /**
-   * Applies an order's latest state; returns the book it touched (or null). An engine record
-   * gives its ticks and lots as they are; the view's texts (a plain event's, or a record made
-   * with an instrument since replaced) are parsed back. The record's way formats no view: the
-   * mirror reads every order, and the view made for it was kept with its entry until the
-   * projection wrote it, whether or not any client watched (docs/performance.md, 2026-11-26d).
-   */
-  apply(state: EngineState, event: OrderUpdated): InstrumentBook | null {
-    const order = orderKeyOf(event);
-    const key = instrumentKey(order.category as Order['category'], order.symbol);
+  /** Applies an order's latest view; returns the book it touched (or null). */
+  apply(state: EngineState, view: OrderView): InstrumentBook | null {
+    const key = instrumentKey(view.category as Order['category'], view.symbol);
     const instrument = state.instruments.get(key);
     if (!instrument) return null;
     const book = this.of(key);
-    const figures = restingFigures(event, instrument);
-    book.set(order.orderId, figures !== undefined ? figures : restingOfView(instrument, event.order));
+    book.set(view.orderId, restingOfView(instrument, view));
     return book;
   }
 

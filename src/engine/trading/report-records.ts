@@ -36,16 +36,6 @@ export interface FillOutcome {
   posMode?: string;
 }
 
-/** What an order rests in its book: its side, its price in ticks and its lots left. */
-export interface RestingFigures {
-  side: Order['side'];
-  ticks: number;
-  lots: number;
-}
-
-/** The fields of the order a fill belongs to that its view repeats. */
-export type FillOwner = Pick<Order, 'orderId' | 'clientOid' | 'uid' | 'category' | 'orderType' | 'side'>;
-
 /** OrderUpdated: the order's figures of this moment; the view made on first read of `order`. */
 export class OrderUpdatedRecord implements OrderUpdated {
   readonly type = 'OrderUpdated';
@@ -99,35 +89,6 @@ export class OrderUpdatedRecord implements OrderUpdated {
     return (this.#view ??= formatOrderView(this.#instrument, this.#identity, this.#figures()));
   }
 
-  /** The order's fields fixed at opening, read without formatting the view. */
-  get identity(): OrderIdentity {
-    return this.#identity;
-  }
-
-  /**
-   * The view for a reader that does not keep it: the one made before, else one made for this
-   * read alone and not kept, so that it dies young rather than living as long as the entry.
-   */
-  transientView(): OrderView {
-    return this.#view ?? formatOrderView(this.#instrument, this.#identity, this.#figures());
-  }
-
-  /**
-   * What the order rests in its book at this moment, from its figures: a limit order, live or
-   * partially filled, rests its lots left at its price (null: nothing). Undefined when
-   * `instrument` is not the one the record was made with (its ticks and lots would be another
-   * scale's): the reader then goes by the view.
-   */
-  resting(instrument: Instrument): RestingFigures | null | undefined {
-    if (instrument !== this.#instrument) return undefined;
-    const identity = this.#identity;
-    const status = this.#status;
-    if (identity.orderType !== 'limit' || (status !== 'live' && status !== 'partially_filled')) return null;
-    const lots = this.#quantityLots - this.#filledLots;
-    if (this.#priceTicks <= 0 || lots <= 0) return null;
-    return { side: identity.side, ticks: this.#priceTicks, lots };
-  }
-
   /** The plain event, as JSON and the codec write it (the key order of the plain event). */
   toJSON(): OrderUpdated {
     return { type: this.type, order: this.order, created: this.created };
@@ -159,7 +120,7 @@ export class FillRecordedRecord implements FillRecorded {
   readonly type = 'FillRecorded';
   readonly #execId: string;
   readonly #instrument: Instrument;
-  readonly #order: FillOwner;
+  readonly #order: Pick<Order, 'orderId' | 'clientOid' | 'uid' | 'category' | 'orderType' | 'side'>;
   readonly #priceTicks: number;
   readonly #lots: number;
   readonly #quote: bigint;
@@ -188,16 +149,6 @@ export class FillRecordedRecord implements FillRecorded {
 
   get fill(): FillView {
     return (this.#view ??= this.#format());
-  }
-
-  /** The order's fields the fill repeats, read without formatting the view. */
-  get owner(): FillOwner {
-    return this.#order;
-  }
-
-  /** The view for a reader that does not keep it (OrderUpdatedRecord.transientView says why). */
-  transientView(): FillView {
-    return this.#view ?? this.#format();
   }
 
   toJSON(): FillRecorded {
@@ -231,40 +182,4 @@ export class FillRecordedRecord implements FillRecorded {
       ...(outcome.posMode ? { posMode: outcome.posMode } : {}),
     };
   }
-}
-
-/**
- * Readers of every event that need only a few fields, or need a view once and keep it not, go
- * through these rather than `event.order` / `event.fill`: a record's view, once read, is kept
- * as long as the record (the entry waiting for its projection), and every order's would be
- * made and kept even when no WebSocket client watches (docs/performance.md, 2026-11-26d).
- * Plain events (decoded from the journal, a follower's stream) have only their views.
- */
-
-/** The order's id, owner, category and symbol. */
-export function orderKeyOf(event: OrderUpdated): Pick<OrderView, 'orderId' | 'uid' | 'category' | 'symbol'> {
-  return event instanceof OrderUpdatedRecord ? event.identity : event.order;
-}
-
-/** The order's view, not kept by a record that had not made it yet (the projection's rows). */
-export function transientOrderView(event: OrderUpdated): OrderView {
-  return event instanceof OrderUpdatedRecord ? event.transientView() : event.order;
-}
-
-/** The fill's owner, order and category. */
-export function fillKeyOf(event: FillRecorded): Pick<FillView, 'orderId' | 'uid' | 'category'> {
-  return event instanceof FillRecordedRecord ? event.owner : event.fill;
-}
-
-/** The fill's view, not kept by a record that had not made it yet (the projection's rows). */
-export function transientFillView(event: FillRecorded): FillView {
-  return event instanceof FillRecordedRecord ? event.transientView() : event.fill;
-}
-
-/** What the order rests in its book, from a record's figures; undefined: go by the view. */
-export function restingFigures(
-  event: OrderUpdated,
-  instrument: Instrument,
-): RestingFigures | null | undefined {
-  return event instanceof OrderUpdatedRecord ? event.resting(instrument) : undefined;
 }
