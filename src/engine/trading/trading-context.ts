@@ -19,14 +19,7 @@ export interface TradingContext {
    * id: an order taken whole at once (a taker that fills) then never has its id hashed, and
    * a fresh id's first hash is the dear one (a new 18-digit text).
    */
-  touched: Order[];
-  /**
-   * The same orders as a set, made only once a command has touched more than
-   * TOUCHED_SCAN_LIMIT (a market order sweeping a deep book): below that, a scan of the list
-   * is cheaper than a set, whose first add of each new order makes V8 create the order's
-   * identity hash (a runtime call per order).
-   */
-  touchedSet: Set<Order> | undefined;
+  touched: Set<Order>;
   /**
    * The orders this command opened (openOrder), until finish reports them, in opening order.
    * openOrder touches each as it opens it, so they come in `touched` in this same order:
@@ -36,12 +29,12 @@ export interface TradingContext {
 }
 
 /**
- * A command's trading view, nothing touched yet. Its list and set are the command's own and die
+ * A command's trading view, nothing touched yet. Its map and set are the command's own and die
  * with it: one kept from command to command and cleared made every order it had held survive
  * young-generation collections (exchange.ts, enterTime).
  */
 export function tradingContext(context: Context, books: Books): TradingContext {
-  return { context, books, touched: [], touchedSet: undefined, opened: [] };
+  return { context, books, touched: new Set(), opened: [] };
 }
 
 export function lineOf(order: Pick<Order, 'category'>): 'spot' | 'futures' {
@@ -82,27 +75,9 @@ export function rebuildOpenOrderCounts(state: EngineState): void {
   }
 }
 
-/** Orders a command touches before touch keeps a set of them as well as the list. */
-const TOUCHED_SCAN_LIMIT = 16;
-
 export function touch(trading: TradingContext, order: Order): void {
   order.updatedTimeMs = trading.context.nowMs;
-  const touched = trading.touched;
-  const count = touched.length;
-  // From the end: the order touched again is nearly always the one touched last (the taker).
-  if (count < TOUCHED_SCAN_LIMIT) {
-    for (let index = count - 1; index >= 0; index -= 1) if (touched[index] === order) return;
-    touched.push(order);
-    return;
-  }
-  let set = trading.touchedSet;
-  if (set === undefined) {
-    set = new Set(touched);
-    trading.touchedSet = set;
-  }
-  if (set.has(order)) return;
-  set.add(order);
-  touched.push(order);
+  trading.touched.add(order);
 }
 
 /** The order with this id among those touched since the last finish, if any (a scan: rare). */
@@ -115,11 +90,7 @@ export function finish(trading: TradingContext): void {
   const { state } = trading.context;
   const opened = trading.opened;
   let nextOpened = 0;
-  const touched = trading.touched;
-  // By index: an order touched while finishing (none today) is still reported, as a set's
-  // iteration would.
-  for (let index = 0; index < touched.length; index += 1) {
-    const order = touched[index] as Order;
+  for (const order of trading.touched) {
     const key = instrumentKey(order.category, order.symbol);
     const instrument = state.instruments.get(key);
     if (!instrument) throw new Error(`order ${order.orderId} of an unknown instrument`);
@@ -133,9 +104,8 @@ export function finish(trading: TradingContext): void {
     if (!isOpenStatus(order.status) && state.orders.delete(order.orderId))
       changeOpenCount(state, order, key, -1);
   }
-  // Emptied only when it holds something: most finishes (the clock jobs' before each
-  // command) have nothing to empty.
-  if (touched.length > 0) touched.length = 0;
-  trading.touchedSet = undefined;
+  // clear() allocates a fresh table, and most finishes (the clock jobs' before each command)
+  // have nothing to clear.
+  if (trading.touched.size > 0) trading.touched.clear();
   if (opened.length > 0) opened.length = 0;
 }
