@@ -10,8 +10,6 @@
  * integers stay below 2^53, money has 8 decimals), so the length is checked before any parse.
  */
 
-import { bigIntOfSafe } from './safe-integer.ts';
-
 /** Characters in the longest decimal text accepted (sign, digits and point included). */
 export const MAX_DECIMAL_TEXT_LENGTH = 40;
 
@@ -54,7 +52,7 @@ const MINUS = 45;
  */
 function parseScaledFast(text: string, scale: number): bigint | null | undefined {
   const scaled = parseScaledSafe(text, scale);
-  return typeof scaled === 'number' ? bigIntOfSafe(scaled) : scaled;
+  return typeof scaled === 'number' ? BigInt(scaled) : scaled;
 }
 
 /**

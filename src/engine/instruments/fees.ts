@@ -6,7 +6,6 @@
 import { divide, parseScaled } from '../../domain/decimal.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { MONEY_ONE, MONEY_SCALE } from '../../domain/money.ts';
-import { bigIntOfSafe, numberOfSafe } from '../../domain/safe-integer.ts';
 
 interface Rates {
   maker: bigint;
@@ -61,12 +60,12 @@ const MONEY_ONE_NUMBER = Number(MONEY_ONE);
 export function tradeFee(instrument: Instrument, role: 'maker' | 'taker', amount: bigint): bigint {
   const rates = ratesOf(instrument);
   const rate = role === 'maker' ? rates.makerNumber : rates.takerNumber;
-  const amountNumber = numberOfSafe(amount); // NaN when not a safe integer
+  const amountNumber = Number(amount);
   const product = amountNumber * rate;
-  if (Number.isSafeInteger(product)) {
+  if (Number.isSafeInteger(product) && Number.isSafeInteger(amountNumber)) {
     const remainder = product % MONEY_ONE_NUMBER;
     const whole = (product - remainder) / MONEY_ONE_NUMBER;
-    return bigIntOfSafe(remainder > 0 ? whole + 1 : remainder < 0 ? whole - 1 : whole);
+    return BigInt(remainder > 0 ? whole + 1 : remainder < 0 ? whole - 1 : whole);
   }
   return divide(amount * (role === 'maker' ? rates.maker : rates.taker), MONEY_ONE, 'up');
 }

@@ -10,7 +10,6 @@ import { isFutures, isInverse } from '../../domain/category.ts';
 import { formatScaled, parseScaled, parseScaledSafe } from '../../domain/decimal.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { MONEY_SCALE } from '../../domain/money.ts';
-import { bigIntOfSafe } from '../../domain/safe-integer.ts';
 
 export interface Scales {
   pricePlaces: number;
@@ -193,7 +192,7 @@ export function lotsToQuantity(instrument: Instrument, lots: number): string {
  */
 function exactProduct(factor: number, perUnitNumber: number, perUnit: bigint): bigint {
   const product = factor * perUnitNumber;
-  if (perUnitNumber > 0 && Number.isSafeInteger(product)) return bigIntOfSafe(product);
+  if (perUnitNumber > 0 && Number.isSafeInteger(product)) return BigInt(product);
   return BigInt(factor) * perUnit;
 }
 
