@@ -177,3 +177,45 @@ test('order updates when a batch touches an older order between new ones mark cr
     [placed[3], true],
   ]);
 });
+
+test('order updates when a batch touches twenty-one orders, some twice, come once each, in first-touched order', () => {
+  const engine = new EngineHarness();
+  const seller = engine.account({ BTC: '1' });
+  const trader = engine.account({ USDT: '100000' });
+  // Twenty asks a tick apart: nineteen of 0.01, the last of 0.02.
+  const asks = engine.run({
+    type: 'PlaceOrders',
+    timeMs: engine.nowMs,
+    uid: seller,
+    category: 'SPOT',
+    items: Array.from({ length: 20 }, (_, index) =>
+      limitItem('sell', String(60_000 + index), index === 19 ? '0.02' : '0.01'),
+    ),
+  });
+  const askIds = (asks.outcome as { value: { orderId: string }[] }).value.map((result) => result.orderId);
+  engine.nowMs += 1_000;
+  // A buy that sweeps nineteen asks (the taker touched at each fill), then two buys that
+  // each take half of the last ask (touched twice).
+  const batch = engine.run({
+    type: 'PlaceOrders',
+    timeMs: engine.nowMs,
+    uid: trader,
+    category: 'SPOT',
+    items: [
+      limitItem('buy', '60019', '0.19'),
+      limitItem('buy', '60019', '0.01'),
+      limitItem('buy', '60019', '0.01'),
+    ],
+  });
+  const placed = (batch.outcome as { value: { orderId: string }[] }).value.map((result) => result.orderId);
+  const updates = batch.events.flatMap((event) =>
+    event.type === 'OrderUpdated' ? [[event.order.orderId, event.created, event.order.status] as const] : [],
+  );
+  assert.deepEqual(updates, [
+    [placed[0], true, 'filled'],
+    ...askIds.slice(0, 19).map((orderId) => [orderId, false, 'filled'] as const),
+    [placed[1], true, 'filled'],
+    [askIds[19], false, 'filled'],
+    [placed[2], true, 'filled'],
+  ]);
+});
