@@ -5,7 +5,9 @@
  * requests/s (2,500: 50,000 orders/s), BENCH_REPS rounds of BENCH_DURATION_MS (4,000) each;
  * prints the medians, with the CPU time per order of each server's process and of its main
  * thread (Linux), which move far less than throughput when other work shares the machine. On a machine whose
- * speed drifts, this is the figure that says what a change did.
+ * speed drifts, this is the figure that says what a change did. The two places ("other", "this")
+ * can favour one server for a whole run: run a comparison twice, the checkouts swapped, and
+ * count it only when both runs agree (docs/performance.md, 2026-11-26d).
  *
  *   git worktree add /tmp/old <rev> && ln -s "$PWD/node_modules" /tmp/old/node_modules
  *   BENCH_OLD_TREE=/tmp/old BENCH_REPS=5 npx tsx bench/support/ab-probe.ts
