@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Command } from '../../../src/domain/commands.ts';
+import type { Command, OrderRequest } from '../../../src/domain/commands.ts';
 import type { EngineEvent } from '../../../src/domain/events.ts';
 import { instrumentKey } from '../../../src/domain/instrument.ts';
 import type { OrderView } from '../../../src/domain/order-view.ts';
@@ -21,6 +21,14 @@ function limitItem(side: 'buy' | 'sell', price: string, quantity: string) {
   return orderItem({ side, price, quantity });
 }
 
+/** A spot place-batch of `items` by `uid` at the harness's time, and the ids it gave each item ('' when refused). */
+function placeSpot(engine: EngineHarness, uid: string, items: OrderRequest[]) {
+  const command: Command = { type: 'PlaceOrders', timeMs: engine.nowMs, uid, category: 'SPOT', items };
+  const result = engine.run(command);
+  const ids = (result.outcome as { value: { orderId: string }[] }).value.map((item) => item.orderId);
+  return { ...result, ids };
+}
+
 function placeCommand(
   engine: EngineHarness,
   uid: string,
@@ -28,14 +36,7 @@ function placeCommand(
   price: string,
   quantity: string,
 ) {
-  const command: Command = {
-    type: 'PlaceOrders',
-    timeMs: engine.nowMs,
-    uid,
-    category: 'SPOT',
-    items: [limitItem(side, price, quantity)],
-  };
-  return engine.run(command);
+  return placeSpot(engine, uid, [limitItem(side, price, quantity)]);
 }
 
 /** The plain event a record stands for, built field by field (as a journal entry decodes). */
@@ -57,7 +58,7 @@ test('report records when read after later commands show the order and fill of t
   const placed = placeCommand(engine, seller, 'sell', '60000', '0.5');
   const askEvent = placed.events.find((event) => event.type === 'OrderUpdated');
   assert.ok(askEvent instanceof OrderUpdatedRecord);
-  const askId = (placed.outcome as { value: { orderId: string }[] }).value[0]?.orderId ?? '';
+  const askId = placed.ids[0] ?? '';
   const askLive = engine.state.orders.get(askId);
   assert.ok(askLive);
   const askAtPlacing: OrderView = orderView(instrument, askLive);
@@ -149,23 +150,17 @@ test('order updates when a batch touches an older order between new ones mark cr
   const seller = engine.account({ BTC: '1' });
   const trader = engine.account({ BTC: '1', USDT: '100000' });
   const older = placeCommand(engine, seller, 'sell', '60000', '0.1');
-  const olderId = (older.outcome as { value: { orderId: string }[] }).value[0]?.orderId ?? '';
+  const olderId = older.ids[0] ?? '';
   engine.nowMs += 1_000;
   // A buy that takes the older ask (touched after the buy opens), a refused item (opens
   // nothing), a sell that rests, and a buy that takes it.
-  const batch = engine.run({
-    type: 'PlaceOrders',
-    timeMs: engine.nowMs,
-    uid: trader,
-    category: 'SPOT',
-    items: [
-      limitItem('buy', '60000', '0.1'),
-      limitItem('buy', '60000', '0.0000001'),
-      limitItem('sell', '60010', '0.2'),
-      limitItem('buy', '60010', '0.2'),
-    ],
-  });
-  const placed = (batch.outcome as { value: { orderId: string }[] }).value.map((result) => result.orderId);
+  const batch = placeSpot(engine, trader, [
+    limitItem('buy', '60000', '0.1'),
+    limitItem('buy', '60000', '0.0000001'),
+    limitItem('sell', '60010', '0.2'),
+    limitItem('buy', '60010', '0.2'),
+  ]);
+  const placed = batch.ids;
   assert.equal(placed[1], '');
   const updates = batch.events.flatMap((event) =>
     event.type === 'OrderUpdated' ? [[event.order.orderId, event.created] as const] : [],
@@ -183,31 +178,22 @@ test('order updates when a batch touches twenty-one orders, some twice, come onc
   const seller = engine.account({ BTC: '1' });
   const trader = engine.account({ USDT: '100000' });
   // Twenty asks a tick apart: nineteen of 0.01, the last of 0.02.
-  const asks = engine.run({
-    type: 'PlaceOrders',
-    timeMs: engine.nowMs,
-    uid: seller,
-    category: 'SPOT',
-    items: Array.from({ length: 20 }, (_, index) =>
+  const askIds = placeSpot(
+    engine,
+    seller,
+    Array.from({ length: 20 }, (_, index) =>
       limitItem('sell', String(60_000 + index), index === 19 ? '0.02' : '0.01'),
     ),
-  });
-  const askIds = (asks.outcome as { value: { orderId: string }[] }).value.map((result) => result.orderId);
+  ).ids;
   engine.nowMs += 1_000;
   // A buy that sweeps nineteen asks (the taker touched at each fill), then two buys that
   // each take half of the last ask (touched twice).
-  const batch = engine.run({
-    type: 'PlaceOrders',
-    timeMs: engine.nowMs,
-    uid: trader,
-    category: 'SPOT',
-    items: [
-      limitItem('buy', '60019', '0.19'),
-      limitItem('buy', '60019', '0.01'),
-      limitItem('buy', '60019', '0.01'),
-    ],
-  });
-  const placed = (batch.outcome as { value: { orderId: string }[] }).value.map((result) => result.orderId);
+  const batch = placeSpot(engine, trader, [
+    limitItem('buy', '60019', '0.19'),
+    limitItem('buy', '60019', '0.01'),
+    limitItem('buy', '60019', '0.01'),
+  ]);
+  const placed = batch.ids;
   const updates = batch.events.flatMap((event) =>
     event.type === 'OrderUpdated' ? [[event.order.orderId, event.created, event.order.status] as const] : [],
   );
