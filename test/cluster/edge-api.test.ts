@@ -266,12 +266,20 @@ await postgresTests('cluster edge API tests', [
       else t.diagnostic(`the second ended before the requests with the leader down: ${down.join(' ')}`);
       await waitFor(async () => (await status(standby.url)) === 'ready', 10_000, 'the standby to lead');
       await waitFor(async () => (await status(a.url)) === 'ready', 5_000, 'the edges to reach it');
-      // A new second under the new leader: three again, then refused, across the two edges.
-      await startOfSecond();
-      const after = [];
-      for (const [n, edge] of [a, b, a, b, a].entries()) {
-        after.push(await placeThrough(edge, credentials, `g${n}`));
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      // A new second under the new leader: three again, then refused, across the two edges
+      // (again in a new second when a loaded machine spills the five over into the next).
+      let after: string[] = [];
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const afterSecond = await startOfSecond();
+        after = [];
+        for (const [n, edge] of [a, b, a, b, a].entries()) {
+          after.push(await placeThrough(edge, credentials, `g${attempt}-${n}`));
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        if (stillIn(afterSecond)) break;
+        t.diagnostic(
+          `attempt ${attempt + 1} after the failover spilled into the next second: ${after.join(' ')}`,
+        );
       }
       assert.deepEqual(after.slice(0, 3), ['00000', '00000', '00000'], after.join(' '));
       assert.deepEqual(after.slice(3), ['429', '429'], after.join(' '));
