@@ -31,6 +31,8 @@ export interface ProjectorOptions {
 interface Waiter {
   seq: number;
   resolve: (reached: boolean) => void;
+  /** Resolve false at a failed write instead of waiting through the retries. */
+  untilFailure: boolean;
 }
 
 /**
@@ -50,6 +52,8 @@ export class Projector {
   private waiters: Waiter[] = [];
   private roomWaiters: (() => void)[] = [];
   private idleWaiters: (() => void)[] = [];
+  /** Waiting for idle or the next failed write, whichever comes first. */
+  private idleOrFailureWaiters: (() => void)[] = [];
   private readonly maxLag: number;
   private readonly maxBatch: number;
   /** The last sequence number handed over (projected or queued). */
@@ -124,11 +128,21 @@ export class Projector {
     setImmediate(() => void this.write());
   }
 
-  /** Resolves true once every entry up to `seq` is projected, false if `timeoutMs` passes first. */
-  reached(seq: number, timeoutMs: number): Promise<boolean> {
+  /** Whether the last attempt at a batch failed (it is being retried). */
+  get failing(): boolean {
+    return this.failures > 0;
+  }
+
+  /**
+   * Resolves true once every entry up to `seq` is projected, false if `timeoutMs` passes first
+   * or, with `untilFailure`, at the next failed write (at once if the last one failed): a
+   * snapshot gives up rather than wait through a store's outage, a read waits through a blip.
+   */
+  reached(seq: number, timeoutMs: number, untilFailure = false): Promise<boolean> {
     if (this.projected >= seq) return Promise.resolve(true);
+    if (untilFailure && this.failing) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const waiter: Waiter = { seq, resolve };
+      const waiter: Waiter = { seq, resolve, untilFailure };
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((other) => other !== waiter);
         resolve(false);
@@ -151,6 +165,15 @@ export class Projector {
   idle(): Promise<void> {
     if (this.queue.length === 0 && !this.writing) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** As `idle`, but also resolves at the next failed write (at once if the last one failed). */
+  idleOrFailing(): Promise<void> {
+    if (this.failing) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.idleOrFailureWaiters.push(resolve);
+      this.settle();
+    });
   }
 
   /**
@@ -187,6 +210,7 @@ export class Projector {
         const { first, longest } = this.options.retryMs ?? { first: 50, longest: 2_000 };
         const waitMs = Math.min(longest, first * 2 ** Math.min(this.failures, 16));
         this.failures += 1;
+        this.failed();
         await new Promise((resolve) => setTimeout(resolve, waitMs));
         await this.readStoredPosition();
         continue;
@@ -230,6 +254,17 @@ export class Projector {
     if (written > 0) this.handedAt.splice(0, written);
   }
 
+  /** A write failed: those who wait only until a failure stop waiting. */
+  private failed(): void {
+    const still: Waiter[] = [];
+    for (const waiter of this.waiters) {
+      if (waiter.untilFailure) waiter.resolve(false);
+      else still.push(waiter);
+    }
+    this.waiters = still;
+    for (const resolve of this.idleOrFailureWaiters.splice(0)) resolve();
+  }
+
   private settle(): void {
     this.dropWrittenMarks();
     if (this.waiters.length > 0) {
@@ -244,8 +279,10 @@ export class Projector {
     if (this.roomWaiters.length > 0 && (this.lag <= this.maxLag / 2 || this.stopped)) {
       for (const resolve of this.roomWaiters.splice(0)) resolve();
     }
-    if (this.idleWaiters.length > 0 && ((this.queue.length === 0 && !this.writing) || this.stopped)) {
+    const idleWaiting = this.idleWaiters.length + this.idleOrFailureWaiters.length > 0;
+    if (idleWaiting && ((this.queue.length === 0 && !this.writing) || this.stopped)) {
       for (const resolve of this.idleWaiters.splice(0)) resolve();
+      for (const resolve of this.idleOrFailureWaiters.splice(0)) resolve();
     }
   }
 }

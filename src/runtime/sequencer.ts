@@ -78,7 +78,10 @@ export interface SequencerOptions {
   projector?: Projector;
 }
 
-/** How long a snapshot waits for the projector to pass it before it is given up (retried later). */
+/**
+ * How long a snapshot waits for the projector to pass it before it is given up (retried
+ * later); a failed projector write gives it up at once.
+ */
 const SNAPSHOT_PROJECTOR_WAIT_MS = 60_000;
 /** How long `drain` waits for the projector to write what it holds. */
 const DRAIN_PROJECTOR_WAIT_MS = 10_000;
@@ -370,7 +373,7 @@ export class Sequencer {
    */
   private async saveProjected(snapshot: Snapshot): Promise<void> {
     const projector = this.projector;
-    if (projector && !(await projector.reached(snapshot.seq, SNAPSHOT_PROJECTOR_WAIT_MS))) {
+    if (projector && !(await projector.reached(snapshot.seq, SNAPSHOT_PROJECTOR_WAIT_MS, true))) {
       this.sinceSnapshot = Math.max(this.sinceSnapshot, this.options.snapshotEvery);
       throw new Error(`snapshot at ${snapshot.seq} given up: the projector is at ${projector.position}`);
     }
@@ -409,8 +412,10 @@ export class Sequencer {
     const projector = this.projector;
     if (projector && projector.lag > 0) {
       let timer: NodeJS.Timeout | undefined;
+      // A failing projector is not waited for: what it holds is projected again on the next
+      // start (from its stored position), and a stop must not outlast the store's outage.
       await Promise.race([
-        projector.idle(),
+        projector.idleOrFailing(),
         new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_PROJECTOR_WAIT_MS))),
       ]);
       clearTimeout(timer);

@@ -148,7 +148,12 @@ async function roundTrip(t: TestContext, urls: { source?: string; target?: strin
   assert.equal(await journalStateAt(source.services.store, taken.lastSeq), taken.stateHash);
 
   const dataDir = join(makeTempDir('bourse-restored-'), 'data');
-  t.after(() => removeDir(join(dataDir, '..')));
+  // The restored server stops before its data directory goes (hooks run in the order added).
+  const started: { restored?: TestServer } = {};
+  t.after(async () => {
+    await started.restored?.stop();
+    removeDir(join(dataDir, '..'));
+  });
   let output = '';
   const args = ['restore', backupDir, '--data-dir', dataDir];
   const code = await runCli(
@@ -166,6 +171,7 @@ async function roundTrip(t: TestContext, urls: { source?: string; target?: strin
     dataDir,
     env: { ...DEFAULT_MARKET, ...(urls.target ? { BOURSE_DATABASE_URL: urls.target } : {}) },
   });
+  started.restored = restored;
   assert.deepEqual(await demoView(sdk(restored, source.credentials)), expected);
 }
 

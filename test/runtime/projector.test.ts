@@ -164,6 +164,30 @@ test('projector reached when the bound passes first resolves false, and true onc
   assert.equal(await later, true);
 });
 
+test('projector when a write fails stops those who wait until a failure, and others wait through the retry', async () => {
+  const store = new ControlledStore();
+  store.failing = 1;
+  const projector = new Projector(store, 0, { retryMs: { first: 20, longest: 20 } });
+  projector.enqueue(entries(1, 3));
+  const untilFailure = projector.reached(3, 60_000, true);
+  const throughRetry = projector.reached(3, 60_000);
+  const idleOrFailing = projector.idleOrFailing();
+  await turn();
+  store.release();
+  assert.equal(await untilFailure, false, 'a snapshot gives up at the failed write');
+  await idleOrFailing;
+  assert.equal(projector.failing, true);
+  assert.equal(projector.position, 0);
+  assert.equal(await projector.reached(3, 60_000, true), false, 'while failing: at once');
+  // The retry comes 20 ms after the failure.
+  await new Promise((resolve) => setTimeout(resolve, 40));
+  store.release();
+  assert.equal(await throughRetry, true, 'a read waits through the retry');
+  assert.equal(projector.failing, false);
+  await projector.idleOrFailing();
+  assert.deepEqual(store.batches, [[1, 2, 3]]);
+});
+
 test('projected reads when the projector is behind wait for it, and fail retryably past their bound', async () => {
   const store = new ControlledStore();
   const projector = new Projector(store, 0);

@@ -16,6 +16,7 @@ import { stateHash } from '../../src/engine/state-hash.ts';
 import { openSqliteStore } from '../../src/persistence/sqlite/sqlite-store.ts';
 import type { JournalEntry, Store } from '../../src/ports/store.ts';
 import { recover } from '../../src/runtime/recovery.ts';
+import { Projector } from '../../src/runtime/projector.ts';
 import { Sequencer, type SequencerOptions } from '../../src/runtime/sequencer.ts';
 import { makeTempDir, removeDir } from '../support/server.ts';
 
@@ -460,4 +461,35 @@ test('submit when a command throws after the clock jobs ran leaves the state as 
   assert.equal(fundingBills.length, 1, 'the funding bill was written');
   assert.deepEqual(conservationImbalances(sequencer.exchange.state), []);
   assert.equal(stateHash((await recover(inner)).exchange.state), stateHash(sequencer.exchange.state));
+});
+
+test('snapshot at a stop when the projector cannot write gives up at its first failure, saving nothing', async (t) => {
+  const dir = makeTempDir('bourse-sequencer-');
+  const inner = openSqliteStore(join(dir, 'bourse.db'));
+  t.after(async () => {
+    await inner.close();
+    removeDir(dir);
+  });
+  const failures: unknown[] = [];
+  // A store outage that outlasts the stop (the data directory gone, the database down).
+  const projector = new Projector({ project: () => Promise.reject(new Error('disk gone')) }, 0, {
+    retryMs: { first: 2_000, longest: 2_000 },
+    onError: (error) => failures.push(error),
+  });
+  t.after(() => projector.stop());
+  const storeErrors: string[] = [];
+  const sequencer = new Sequencer(new Exchange(), 0, inner, {
+    snapshotEvery: 0,
+    projector,
+    onStoreError: (error) => storeErrors.push(String(error)),
+  });
+  assert.equal((await sequencer.submit(createAccount())).ok, true, 'acknowledged on the journal alone');
+  const startedMs = Date.now();
+  await sequencer.snapshot();
+  // Before: up to 10 s in the drain and 60 s in the snapshot's wait, the store retried meanwhile.
+  assert.ok(Date.now() - startedMs < 1_500, `the stop's snapshot took ${Date.now() - startedMs} ms`);
+  assert.equal(failures.length, 1);
+  assert.match(storeErrors.join('\n'), /snapshot at 1 given up: the projector is at 0/);
+  assert.equal(await inner.latestSnapshot(), null, 'no snapshot ahead of the projector');
+  assert.equal(await inner.lastSeq(), 1, 'the journal holds the acknowledged command');
 });
