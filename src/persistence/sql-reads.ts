@@ -40,6 +40,7 @@ import {
 } from './queries.ts';
 import { convertOf, convertsSql, walletRecordOf, walletRecordsSql } from './wallet-queries.ts';
 import { marginLiquidationOf, marginLiquidationsSql } from './margin-rows.ts';
+import { billPairsSql, mergedBills } from './bill-pairs.ts';
 
 /** What a store's own code provides; everything else of the port is a read defined here. */
 type StoreCore =
@@ -52,7 +53,9 @@ export type Row = Record<string, unknown>;
 export function sqlReads(all: (sql: Sql) => Promise<Row[]>): ReadMethods {
   return {
     async bills(query) {
-      return (await all(billsSql(query))).map(billOf);
+      const single = (await all(billsSql(query))).map(billOf);
+      const pairs = billPairsSql(query);
+      return pairs ? mergedBills(query, single, await all(pairs)) : single;
     },
     async fundingRecords(uid, limit) {
       return (await all(fundingSql(uid, limit))).map(fundingOf);
