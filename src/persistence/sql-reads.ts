@@ -53,9 +53,10 @@ export type Row = Record<string, unknown>;
 export function sqlReads(all: (sql: Sql) => Promise<Row[]>): ReadMethods {
   return {
     async bills(query) {
-      const single = (await all(billsSql(query))).map(billOf);
+      // Bills of their own and bills in pairs (bill-pairs.ts), asked together.
       const pairs = billPairsSql(query);
-      return pairs ? mergedBills(query, single, await all(pairs)) : single;
+      const [single, pairRows] = await Promise.all([all(billsSql(query)), pairs ? all(pairs) : []]);
+      return mergedBills(query, single.map(billOf), pairRows);
     },
     async fundingRecords(uid, limit) {
       return (await all(fundingSql(uid, limit))).map(fundingOf);
