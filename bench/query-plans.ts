@@ -12,6 +12,7 @@ import { Exchange } from '../src/engine/exchange.ts';
 import { openPostgresStore } from '../src/persistence/postgres/postgres-store.ts';
 import { billsSql, fillsSql, fundingSql, orderSql, ordersSql, type Sql } from '../src/persistence/queries.ts';
 import { openSqliteStore } from '../src/persistence/sqlite/sqlite-store.ts';
+import { billPairsSql } from '../src/persistence/bill-pairs.ts';
 import type { JournalEntry } from '../src/ports/store.ts';
 import { benchDatabase } from './support/bourse-child.ts';
 import { journal } from './recovery.bench.ts';
@@ -39,6 +40,10 @@ async function main(): Promise<void> {
     [
       'bills of the unified wallet, one category, by cursor',
       billsSql({ uid, wallets: ['unified'], categories: ['USDT-FUTURES'], idLessThan: '9', limit: 100 }),
+    ],
+    [
+      'bill pairs of one wallet and coin, by cursor',
+      billPairsSql({ uid, wallets: ['spot'], coin: 'USDT', idLessThan: '9', limit: 100 }) as Sql,
     ],
     ['deposit/withdrawal records', fundingSql(uid, 100)],
     ['order by id', orderSql(uid, { orderId: '100000000000001000' })],

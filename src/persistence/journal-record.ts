@@ -8,7 +8,7 @@ import { crc32 } from 'node:zlib';
 import type { Command } from '../domain/commands.ts';
 import type { JournalEntry } from '../ports/store.ts';
 import { decode, encode } from './codec.ts';
-import { projectEvent, RowBatch, targetOf } from './projection.ts';
+import { projectEvents, RowBatch, targetOf } from './projection.ts';
 
 export class CorruptJournalError extends Error {
   constructor(
@@ -76,7 +76,7 @@ export function rowsOfEntries(entries: readonly JournalEntry[]): RowBatch {
   const batch = new RowBatch();
   for (const entry of entries) {
     batch.add(JOURNAL, journalValues(entry));
-    for (const event of entry.events) projectEvent(batch, event);
+    projectEvents(batch, entry.events);
   }
   const last = entries.at(-1);
   if (last) batch.add(PROJECTOR_POSITION, projectorPositionValues(last.seq));
@@ -103,7 +103,7 @@ export function journalRowsOf(entries: readonly JournalEntry[]): RowBatch {
  */
 export function projectionRowsOf(entries: readonly JournalEntry[]): RowBatch {
   const batch = new RowBatch();
-  for (const entry of entries) for (const event of entry.events) projectEvent(batch, event);
+  for (const entry of entries) projectEvents(batch, entry.events);
   const last = entries.at(-1);
   if (last) batch.add(PROJECTOR_POSITION, projectorPositionValues(last.seq));
   return batch;

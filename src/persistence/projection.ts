@@ -26,6 +26,7 @@ import { convertRows, walletRecordRows } from './wallet-rows.ts';
 import { marginLiquidationRows } from './margin-rows.ts';
 import { tableOf, type Table } from './schema.ts';
 import { fillBody, orderBody } from './view-bodies.ts';
+import { billPairValues, pairsWith } from './bill-pairs.ts';
 
 export type Value = string | number;
 
@@ -177,6 +178,27 @@ const POSITION_HISTORY = targetOf('position_history', 'upsert');
 const TRADES = targetOf('trades', 'insert');
 const PLANS = targetOf('plans', 'upsert');
 const CANDLES = targetOf('candles', 'upsert');
+
+const BILL_PAIRS = targetOf('bill_pairs', 'insert');
+
+/**
+ * The rows of one entry's events, added to `batch`: each event's (projectEvent), except that
+ * two bills posted back to back for one cause make one row of `bill_pairs` (bill-pairs.ts).
+ */
+export function projectEvents(batch: RowBatch, events: readonly EngineEvent[]): void {
+  for (let at = 0; at < events.length; at += 1) {
+    const event = events[at] as EngineEvent;
+    if (event.type === 'BillPosted') {
+      const next = events[at + 1];
+      if (next?.type === 'BillPosted' && pairsWith(event, next)) {
+        batch.add(BILL_PAIRS, billPairValues(event, next));
+        at += 1;
+        continue;
+      }
+    }
+    projectEvent(batch, event);
+  }
+}
 
 /** The rows of one event, added to `batch`. */
 export function projectEvent(batch: RowBatch, event: EngineEvent): void {

@@ -516,6 +516,35 @@ export const MIGRATIONS: readonly Migration[] = [
     rebuild: ['fills', 'bills'],
     indexes: { drop: ['fills_by_uid_exec_id', 'bills_by_uid_wallet_bill_id'], create: [] },
   },
+  {
+    // Bills in pairs (docs/persistence.md, "Bills in pairs"): the two bills a command posts one
+    // after the other to one wallet for one cause (a fill side's paid and received coins) as
+    // one row, the second's id being the first's plus one. A bill row cost the store about as
+    // much as a whole fill (docs/performance.md, 2026-11-26e); the bills reads merge the two
+    // tables. Bills written before stay in `bills`.
+    version: 100,
+    tables: [
+      {
+        name: 'bill_pairs',
+        columns: [
+          ['bill_id', 'text'],
+          ['uid', 'text'],
+          ['wallet', 'text'],
+          ['category', 'text'],
+          ['symbol', 'text'],
+          ['business_type', 'text'],
+          ['time_ms', 'integer'],
+          ['coin', 'text'],
+          ['coin_next', 'text'],
+          // amount, fee, balance of the first bill, then of the second (minor units), split by ','
+          ['amounts', 'text'],
+        ],
+        primaryKey: 'bill_id',
+        keyPrefix: ['uid', 'wallet'],
+        indexes: [],
+      },
+    ],
+  },
 ];
 
 /** The primary key's columns: `keyPrefix`, then the column that identifies a row. */

@@ -40,6 +40,7 @@ import {
 } from './queries.ts';
 import { convertOf, convertsSql, walletRecordOf, walletRecordsSql } from './wallet-queries.ts';
 import { marginLiquidationOf, marginLiquidationsSql } from './margin-rows.ts';
+import { billPairsSql, mergedBills } from './bill-pairs.ts';
 
 /** What a store's own code provides; everything else of the port is a read defined here. */
 type StoreCore =
@@ -52,7 +53,10 @@ export type Row = Record<string, unknown>;
 export function sqlReads(all: (sql: Sql) => Promise<Row[]>): ReadMethods {
   return {
     async bills(query) {
-      return (await all(billsSql(query))).map(billOf);
+      // Bills of their own and bills in pairs (bill-pairs.ts), asked together.
+      const pairs = billPairsSql(query);
+      const [single, pairRows] = await Promise.all([all(billsSql(query)), pairs ? all(pairs) : []]);
+      return mergedBills(query, single.map(billOf), pairRows);
     },
     async fundingRecords(uid, limit) {
       return (await all(fundingSql(uid, limit))).map(fundingOf);

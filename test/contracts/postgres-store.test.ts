@@ -10,6 +10,7 @@ import { openPostgresStore } from '../../src/persistence/postgres/postgres-store
 import { databaseFor, postgresTests } from '../persistence/postgres-test-database.ts';
 import { openSqliteStore } from '../../src/persistence/sqlite/sqlite-store.ts';
 import { makeTempDir, removeDir } from '../support/server.ts';
+import { billPairsContract } from './bill-pairs.contract.ts';
 import { brokerageContract } from './brokerage.contract.ts';
 import { marketStatsContract } from './market-stats.contract.ts';
 import { projectorContract } from './projector.contract.ts';
@@ -94,6 +95,7 @@ const advice: ContractTest = {
 await postgresTests('store contract tests', [
   advice,
   ...storeContract(harness),
+  ...billPairsContract(harness),
   sameRows,
   ...brokerageContract(harness),
   ...marketStatsContract(harness),

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { openSqliteStore } from '../../src/persistence/sqlite/sqlite-store.ts';
 import type { WriterMode } from '../../src/persistence/sqlite/sqlite-writer.ts';
 import { makeTempDir, removeDir } from '../support/server.ts';
+import { billPairsContract } from './bill-pairs.contract.ts';
 import { brokerageContract } from './brokerage.contract.ts';
 import { marketStatsContract } from './market-stats.contract.ts';
 import { projectorContract } from './projector.contract.ts';
@@ -37,6 +38,7 @@ const harness = (writer: WriterMode): StoreHarness => ({
 for (const writer of ['thread', 'inline'] as const) {
   const tests = [
     ...storeContract(harness(writer)),
+    ...billPairsContract(harness(writer)),
     ...brokerageContract(harness(writer)),
     ...marketStatsContract(harness(writer)),
     ...walletContract(harness(writer)),

@@ -18,6 +18,7 @@ import {
   type Sql,
 } from '../../src/persistence/queries.ts';
 import { MIGRATIONS } from '../../src/persistence/schema.ts';
+import { billPairsSql } from '../../src/persistence/bill-pairs.ts';
 import type { RetentionPolicy } from '../../src/persistence/retention.ts';
 import type { Row } from '../../src/persistence/sql-reads.ts';
 import type { Store } from '../../src/ports/store.ts';
@@ -664,7 +665,8 @@ export function storeContract(harness: StoreHarness): ContractTest[] {
         t.after(() => store.close());
         const { engine, buyer } = tradingWorkload();
         await store.append(engine.entries);
-        const queries: [string, Sql][] = [
+        // A query builder that can tell no row matches gives null (nothing to plan).
+        const planned: [string, Sql | null][] = [
           ['bills', billsSql({ uid: buyer, wallets: ['spot'], coin: 'USDT', idLessThan: '9', limit: 100 })],
           ['funding_records', fundingSql(buyer, 100)],
           ['orders', orderSql(buyer, { orderId: '1' })],
@@ -681,8 +683,17 @@ export function storeContract(harness: StoreHarness): ContractTest[] {
           ],
           ['fills', fillsSql({ uid: buyer, idLessThan: '9', limit: 100 })],
           ['fills', fillsSql({ uid: buyer, orderId: '1', limit: 100 })],
+          [
+            'bill_pairs',
+            billPairsSql({ uid: buyer, wallets: ['spot'], coin: 'USDT', idLessThan: '9', limit: 100 }),
+          ],
+          [
+            'bill_pairs',
+            billPairsSql({ uid: buyer, wallets: ['unified'], categories: ['SPOT'], limit: 100 }),
+          ],
         ];
-        for (const [table, sql] of queries) {
+        for (const [table, sql] of planned) {
+          assert.ok(sql, table);
           const plan = (await store.explain(sql)).join('\n');
           assert.match(
             plan,

@@ -1,0 +1,175 @@
+/**
+ * Bills in pairs: the `bill_pairs` table (schema.ts, version 100), written and read.
+ *
+ * A fill side posts two bills one after the other (the coin paid from its hold, the coin
+ * received less its fee), to one wallet, with ids n and n + 1. Stored as two rows of `bills`
+ * they cost the store about a quarter of all the CPU of a crossing order (docs/performance.md,
+ * 2026-11-26e); stored as one row of `bill_pairs`, half as many rows and key entries. Any two
+ * bills an entry's events post back to back are paired when they share what a pair's row holds
+ * once (uid, wallet, category, symbol, business type, time) and the second's id is the
+ * first's plus one; every other bill is a row of `bills` as before, and so is every bill
+ * written before version 100.
+ *
+ * Reading: the bills reads query both tables with the same filters and merge the two pages by
+ * id. A pair row's two bills are adjacent in id order (nothing has an id between n and n + 1),
+ * so ordering the pairs by their first id orders their bills too; what a pair's two bills do
+ * not share (coin, id) is filtered once the row is split, and one row more than the page is read
+ * because the row at a bound may hold none of the bills the query admits.
+ */
+import type { BillPosted } from '../domain/events.ts';
+import type { BillQuery, BillRow } from '../ports/store.ts';
+import type { Value } from './projection.ts';
+import { Where, type Row, type Sql } from './queries.ts';
+
+/** Digits of an id compared as a number: the rest must be equal (a carry leaves two bills unpaired). */
+const LOW_DIGITS = 6;
+
+/** Whether id text `next` is `id` plus one. */
+function isNextId(id: string, next: string): boolean {
+  const cut = id.length - LOW_DIGITS;
+  if (next.length !== id.length || cut < 0) return false;
+  const low = Number(id.slice(cut));
+  return Number(next.slice(cut)) === low + 1 && next.startsWith(id.slice(0, cut));
+}
+
+/** Whether `second`, posted right after `first`, goes into one pair row with it. */
+export function pairsWith(first: BillPosted, second: BillPosted): boolean {
+  return (
+    second.uid === first.uid &&
+    second.wallet === first.wallet &&
+    second.businessType === first.businessType &&
+    second.symbol === first.symbol &&
+    second.category === first.category &&
+    second.timeMs === first.timeMs &&
+    isNextId(first.billId, second.billId)
+  );
+}
+
+/** The `bill_pairs` row of two bills that pair, in the table's column order. */
+export function billPairValues(first: BillPosted, second: BillPosted): Value[] {
+  // bill_id, uid, wallet, category, symbol, business_type, time_ms, coin, coin_next, amounts
+  return [
+    first.billId,
+    first.uid,
+    first.wallet,
+    first.category,
+    first.symbol,
+    first.businessType,
+    first.timeMs,
+    first.coin,
+    second.coin,
+    `${first.amount},${first.fee},${first.balanceAfter},${second.amount},${second.fee},${second.balanceAfter}`,
+  ];
+}
+
+/** `id` minus one, or null when it is not a whole number (no pair then holds it second). */
+function previousId(id: string): string | null {
+  if (!/^[1-9]\d{0,30}$/.test(id)) return null;
+  return (BigInt(id) - 1n).toString();
+}
+
+/**
+ * The pair rows that may hold bills `query` admits, in id order, one more than its page; null
+ * when no pair can (a business type the query excludes, an id no pair holds).
+ */
+export function billPairsSql(query: BillQuery): Sql | null {
+  const where = new Where().add('uid = ?', query.uid);
+  where
+    .addIn('wallet', query.wallets.length > 0 ? query.wallets : [''])
+    .addIn('category', query.categories)
+    .addIn('business_type', query.businessTypes)
+    .addIn('business_type', query.excludeBusinessTypes, true)
+    .addOptional('time_ms >= ?', query.startTimeMs)
+    .addOptional('time_ms <= ?', query.endTimeMs)
+    .addOptional('bill_id < ?', query.idLessThan)
+    // The second bill (first + 1) is above the bound when the first is at it or above.
+    .addOptional('bill_id >= ?', query.idGreaterThan);
+  if (query.coin !== undefined && query.coin !== '')
+    where.add('(coin = ? OR coin_next = ?)', query.coin, query.coin);
+  if (query.billId !== undefined && query.billId !== '') {
+    const previous = previousId(query.billId);
+    if (previous === null) return null;
+    where.add('bill_id IN (?, ?)', query.billId, previous);
+  }
+  const order = query.idGreaterThan ? 'ASC' : 'DESC';
+  return {
+    text: `SELECT * FROM bill_pairs WHERE ${where.text} ORDER BY bill_id ${order} LIMIT ?`,
+    params: [...where.params, query.limit + 1],
+  };
+}
+
+/** The two bills of a pair row, first then second. */
+export function billsOfPair(row: Row): [BillRow, BillRow] {
+  const [amount, fee, balance, nextAmount, nextFee, nextBalance] = String(row.amounts).split(',');
+  const billId = String(row.bill_id);
+  const shared = {
+    uid: String(row.uid),
+    wallet: String(row.wallet),
+    symbol: String(row.symbol),
+    businessType: String(row.business_type),
+    category: String(row.category),
+    timeMs: Number(row.time_ms),
+  };
+  return [
+    {
+      ...shared,
+      billId,
+      coin: String(row.coin),
+      amount: BigInt(amount ?? ''),
+      fee: BigInt(fee ?? ''),
+      balanceAfter: BigInt(balance ?? ''),
+    },
+    {
+      ...shared,
+      billId: (BigInt(billId) + 1n).toString(),
+      coin: String(row.coin_next),
+      amount: BigInt(nextAmount ?? ''),
+      fee: BigInt(nextFee ?? ''),
+      balanceAfter: BigInt(nextBalance ?? ''),
+    },
+  ];
+}
+
+/** Whether `bill`, split from a pair row the SQL admitted, is one the query asks for. */
+function admits(query: BillQuery, bill: BillRow): boolean {
+  if (query.coin && bill.coin !== query.coin) return false;
+  if (query.idLessThan && !(bill.billId < query.idLessThan)) return false;
+  if (query.idGreaterThan && !(bill.billId > query.idGreaterThan)) return false;
+  if (query.billId && bill.billId !== query.billId) return false;
+  return true;
+}
+
+/**
+ * One page of `query`: `single` (rows of `bills`, in the page's order) and the bills of
+ * `pairRows` (rows of `bill_pairs`, the same order) merged by id, `query.limit` at most.
+ */
+export function mergedBills(
+  query: BillQuery,
+  single: readonly BillRow[],
+  pairRows: readonly Row[],
+): BillRow[] {
+  const ascending = Boolean(query.idGreaterThan);
+  const paired: BillRow[] = [];
+  for (const row of pairRows) {
+    const [first, second] = billsOfPair(row);
+    for (const bill of ascending ? [first, second] : [second, first])
+      if (admits(query, bill)) paired.push(bill);
+  }
+  if (paired.length === 0) return single.slice(0, query.limit);
+  const before = (a: BillRow, b: BillRow) => (ascending ? a.billId < b.billId : a.billId > b.billId);
+  const page: BillRow[] = [];
+  let s = 0;
+  let p = 0;
+  while (page.length < query.limit && (s < single.length || p < paired.length)) {
+    const fromSingle = single[s];
+    const fromPairs = paired[p];
+    if (fromPairs === undefined || (fromSingle !== undefined && before(fromSingle, fromPairs))) {
+      page.push(fromSingle as BillRow);
+      s += 1;
+    } else {
+      page.push(fromPairs);
+      p += 1;
+    }
+  }
+  return page;
+}
