@@ -19,7 +19,7 @@
 import type { BillPosted } from '../domain/events.ts';
 import type { BillQuery, BillRow } from '../ports/store.ts';
 import type { Value } from './projection.ts';
-import { Where, type Row, type Sql } from './queries.ts';
+import { billCauseFilters, Where, type Row, type Sql } from './queries.ts';
 
 /** Digits of an id compared as a number: the rest must be equal (a carry leaves two bills unpaired). */
 const LOW_DIGITS = 6;
@@ -74,13 +74,7 @@ function previousId(id: string): string | null {
  */
 export function billPairsSql(query: BillQuery): Sql | null {
   const where = new Where().add('uid = ?', query.uid);
-  where
-    .addIn('wallet', query.wallets.length > 0 ? query.wallets : [''])
-    .addIn('category', query.categories)
-    .addIn('business_type', query.businessTypes)
-    .addIn('business_type', query.excludeBusinessTypes, true)
-    .addOptional('time_ms >= ?', query.startTimeMs)
-    .addOptional('time_ms <= ?', query.endTimeMs)
+  billCauseFilters(where.addIn('wallet', query.wallets.length > 0 ? query.wallets : ['']), query)
     .addOptional('bill_id < ?', query.idLessThan)
     // The second bill (first + 1) is above the bound when the first is at it or above.
     .addOptional('bill_id >= ?', query.idGreaterThan);

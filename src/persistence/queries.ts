@@ -69,6 +69,16 @@ export function newestRecordsSql(table: string, where: Where, limit: number): Sq
   };
 }
 
+/** A bills query's filters on what a bill's cause sets: category, business type, time. */
+export function billCauseFilters(where: Where, query: BillQuery): Where {
+  return where
+    .addIn('category', query.categories)
+    .addIn('business_type', query.businessTypes)
+    .addIn('business_type', query.excludeBusinessTypes, true)
+    .addOptional('time_ms >= ?', query.startTimeMs)
+    .addOptional('time_ms <= ?', query.endTimeMs);
+}
+
 export function billsSql(query: BillQuery): Sql {
   const where = new Where().add('uid = ?', query.uid);
   // The unified wallet's bills by category have an index of their own, which a query can use
@@ -76,13 +86,8 @@ export function billsSql(query: BillQuery): Sql {
   if (query.wallets.length === 1 && query.wallets[0] === 'unified')
     where.add(UNIFIED_BILLS_BY_CATEGORY.where);
   else where.addIn('wallet', query.wallets.length > 0 ? query.wallets : ['']);
-  where
-    .addIn('category', query.categories)
+  billCauseFilters(where, query)
     .addOptional('coin = ?', query.coin)
-    .addIn('business_type', query.businessTypes)
-    .addIn('business_type', query.excludeBusinessTypes, true)
-    .addOptional('time_ms >= ?', query.startTimeMs)
-    .addOptional('time_ms <= ?', query.endTimeMs)
     .addOptional('bill_id < ?', query.idLessThan)
     .addOptional('bill_id > ?', query.idGreaterThan)
     .addOptional('bill_id = ?', query.billId);
