@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import type { BillPosted } from '../../src/domain/events.ts';
 import type { BillQuery, BillRow } from '../../src/ports/store.ts';
-import { dumpTables, type ContractTest, type StoreHarness } from './store.contract.ts';
+import { billsPagedBack, dumpTables, type ContractTest, type StoreHarness } from './store.contract.ts';
 import { tradingWorkload } from './store-workload.ts';
 
 /** What the query asks of `bills` (every bill of the workload), computed without the store. */
@@ -85,20 +85,7 @@ export function billPairsContract(harness: StoreHarness): ContractTest[] {
         assert.ok(checked > 1000);
         // Paging backwards two at a time visits every bill once, a pair split across pages.
         const all = await store.bills({ uid: buyer, wallets: ['spot'], limit: 100 });
-        const paged: BillRow[] = [];
-        let cursor: string | undefined;
-        for (let page = 0; page < 20; page += 1) {
-          const rows = await store.bills({
-            uid: buyer,
-            wallets: ['spot'],
-            limit: 3,
-            ...(cursor ? { idLessThan: cursor } : {}),
-          });
-          paged.push(...rows);
-          if (rows.length < 3) break;
-          cursor = rows.at(-1)?.billId;
-        }
-        assert.deepEqual(paged, all);
+        assert.deepEqual(await billsPagedBack(store, { uid: buyer, wallets: ['spot'], limit: 3 }), all);
       },
     },
   ];

@@ -21,7 +21,7 @@ import { MIGRATIONS } from '../../src/persistence/schema.ts';
 import { billPairsSql } from '../../src/persistence/bill-pairs.ts';
 import type { RetentionPolicy } from '../../src/persistence/retention.ts';
 import type { Row } from '../../src/persistence/sql-reads.ts';
-import type { Store } from '../../src/ports/store.ts';
+import type { BillQuery, BillRow, Store } from '../../src/ports/store.ts';
 import { recover } from '../../src/runtime/recovery.ts';
 import { tradingWorkload } from './store-workload.ts';
 
@@ -137,6 +137,19 @@ const LIMIT_BUY = {
   price: '50000',
   quantity: '0.01',
 } as const;
+
+/** Every bill `query` admits, read a page of `query.limit` at a time by idLessThan (20 pages at most). */
+export async function billsPagedBack(store: Store, query: BillQuery): Promise<BillRow[]> {
+  const paged: BillRow[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 20; page += 1) {
+    const rows = await store.bills({ ...query, ...(cursor ? { idLessThan: cursor } : {}) });
+    paged.push(...rows);
+    if (rows.length < query.limit) break;
+    cursor = rows.at(-1)?.billId;
+  }
+  return paged;
+}
 
 async function opened(t: TestContext, location: StoreLocation): Promise<AnyStore> {
   const store = await location.open();
@@ -256,20 +269,7 @@ export function storeContract(harness: StoreHarness): ContractTest[] {
         const { engine, buyer } = tradingWorkload();
         await store.append(engine.entries);
         const all = await store.bills({ uid: buyer, wallets: ['spot'], limit: 100 });
-        const paged = [];
-        let cursor: string | undefined;
-        for (let page = 0; page < 20; page += 1) {
-          const rows = await store.bills({
-            uid: buyer,
-            wallets: ['spot'],
-            limit: 2,
-            ...(cursor ? { idLessThan: cursor } : {}),
-          });
-          paged.push(...rows);
-          if (rows.length < 2) break;
-          cursor = rows.at(-1)?.billId;
-        }
-        assert.deepEqual(paged, all);
+        assert.deepEqual(await billsPagedBack(store, { uid: buyer, wallets: ['spot'], limit: 2 }), all);
         const oldest = all.at(-1)?.billId ?? '';
         const forward = await store.bills({
           uid: buyer,
