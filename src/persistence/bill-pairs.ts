@@ -45,6 +45,13 @@ export function isNextId(id: string, next: string): boolean {
   return true;
 }
 
+/** `id` plus one in the same number of digits (what isNextId accepts as its successor). */
+function nextIdText(id: string): string {
+  let at = id.length - 1;
+  while (at >= 0 && id.charCodeAt(at) === NINE) at -= 1;
+  return id.slice(0, at) + String.fromCharCode(id.charCodeAt(at) + 1) + '0'.repeat(id.length - 1 - at);
+}
+
 /** Whether `second`, posted right after `first`, goes into one pair row with it. */
 export function pairsWith(first: BillPosted, second: BillPosted): boolean {
   return (
@@ -130,7 +137,7 @@ export function billsOfPair(row: Row): [BillRow, BillRow] {
     },
     {
       ...shared,
-      billId: (BigInt(billId) + 1n).toString(),
+      billId: nextIdText(billId),
       coin: String(row.coin_next),
       amount: BigInt(nextAmount ?? ''),
       fee: BigInt(nextFee ?? ''),

@@ -40,6 +40,25 @@ test('isNextId when ids differ by one across carries says so, and not for anythi
   assert.equal(isNextId('10a', '10b'), false, 'not a digit');
 });
 
+test('billsOfPair when the first id ends in 9s gives the second id in as many digits', () => {
+  const first = bill('100000000000000099');
+  const second = bill('100000000000000100', { coin: 'BTC' });
+  assert.equal(pairsWith(first, second), true);
+  const batch = new RowBatch();
+  projectEvents(batch, [first, second]);
+  const [values] = batch.rowsOf(targetOf('bill_pairs', 'insert'));
+  const columns = tableOf('bill_pairs').columns.map(([name]) => name);
+  const row = Object.fromEntries(columns.map((name, at) => [name, values?.[at]]));
+  assert.deepEqual(
+    billsOfPair(row).map((read) => read.billId),
+    ['100000000000000099', '100000000000000100'],
+  );
+  assert.deepEqual(
+    billsOfPair({ ...row, bill_id: '0099' }).map((read) => read.billId),
+    ['0099', '0100'],
+  );
+});
+
 test('pairsWith when the second bill shares everything but coin and amounts pairs them, and not otherwise', () => {
   const first = bill('100000000000000041');
   const second = bill('100000000000000042', { coin: 'BTC', amount: 10_000_000n, fee: 10_000n });
