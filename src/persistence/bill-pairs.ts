@@ -84,10 +84,13 @@ export function billPairValues(first: BillPosted, second: BillPosted): Value[] {
   ];
 }
 
-/** `id` minus one, or null when it is not a whole number (no pair then holds it second). */
-function previousId(id: string): string | null {
-  if (!/^[1-9]\d{0,30}$/.test(id)) return null;
-  return (BigInt(id) - 1n).toString();
+/** `id` minus one in as many digits, or null when no pair can hold `id` second (not digits, or all 0s). */
+function previousIdText(id: string): string | null {
+  if (!/^\d{1,64}$/.test(id)) return null;
+  let at = id.length - 1;
+  while (at >= 0 && id.charCodeAt(at) === ZERO) at -= 1;
+  if (at < 0) return null;
+  return id.slice(0, at) + String.fromCharCode(id.charCodeAt(at) - 1) + '9'.repeat(id.length - 1 - at);
 }
 
 /**
@@ -103,7 +106,7 @@ export function billPairsSql(query: BillQuery): Sql | null {
   if (query.coin !== undefined && query.coin !== '')
     where.add('(coin = ? OR coin_next = ?)', query.coin, query.coin);
   if (query.billId !== undefined && query.billId !== '') {
-    const previous = previousId(query.billId);
+    const previous = previousIdText(query.billId);
     if (previous === null) return null;
     where.add('bill_id IN (?, ?)', query.billId, previous);
   }
