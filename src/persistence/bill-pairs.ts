@@ -95,7 +95,7 @@ function previousIdText(id: string): string | null {
 
 /**
  * The pair rows that may hold bills `query` admits, in id order, one more than its page; null
- * when no pair can (a business type the query excludes, an id no pair holds).
+ * when no pair can hold the bill a `billId` query asks for (not digits, or all zeros).
  */
 export function billPairsSql(query: BillQuery): Sql | null {
   const where = new Where().add('uid = ?', query.uid);

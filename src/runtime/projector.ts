@@ -35,6 +35,12 @@ interface Waiter {
   untilFailure: boolean;
 }
 
+interface IdleWaiter {
+  resolve: () => void;
+  /** Resolve at a failed write too. */
+  untilFailure: boolean;
+}
+
 /**
  * Under a closed loop the queue sits at this bound, and every entry in it (command, events,
  * views) outlives a scavenge and is promoted: at 2,048 entries (a second of crossing orders)
@@ -51,9 +57,7 @@ export class Projector {
   private stopped = false;
   private waiters: Waiter[] = [];
   private roomWaiters: (() => void)[] = [];
-  private idleWaiters: (() => void)[] = [];
-  /** Waiting for idle or the next failed write, whichever comes first. */
-  private idleOrFailureWaiters: (() => void)[] = [];
+  private idleWaiters: IdleWaiter[] = [];
   private readonly maxLag: number;
   private readonly maxBatch: number;
   /** The last sequence number handed over (projected or queued). */
@@ -161,19 +165,14 @@ export class Projector {
     return new Promise((resolve) => this.roomWaiters.push(resolve));
   }
 
-  /** Resolves once everything handed over is written (or the projector is stopped). */
-  idle(): Promise<void> {
+  /**
+   * Resolves once everything handed over is written (or the projector is stopped), or, with
+   * `untilFailure`, at the next failed write (at once if the last one failed).
+   */
+  idle(untilFailure = false): Promise<void> {
     if (this.queue.length === 0 && !this.writing) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
-  }
-
-  /** As `idle`, but also resolves at the next failed write (at once if the last one failed). */
-  idleOrFailing(): Promise<void> {
-    if (this.failing) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.idleOrFailureWaiters.push(resolve);
-      this.settle();
-    });
+    if (untilFailure && this.failing) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push({ resolve, untilFailure }));
   }
 
   /**
@@ -262,7 +261,10 @@ export class Projector {
       else still.push(waiter);
     }
     this.waiters = still;
-    for (const resolve of this.idleOrFailureWaiters.splice(0)) resolve();
+    if (this.idleWaiters.some((waiter) => waiter.untilFailure)) {
+      for (const waiter of this.idleWaiters) if (waiter.untilFailure) waiter.resolve();
+      this.idleWaiters = this.idleWaiters.filter((waiter) => !waiter.untilFailure);
+    }
   }
 
   private settle(): void {
@@ -279,10 +281,8 @@ export class Projector {
     if (this.roomWaiters.length > 0 && (this.lag <= this.maxLag / 2 || this.stopped)) {
       for (const resolve of this.roomWaiters.splice(0)) resolve();
     }
-    const idleWaiting = this.idleWaiters.length + this.idleOrFailureWaiters.length > 0;
-    if (idleWaiting && ((this.queue.length === 0 && !this.writing) || this.stopped)) {
-      for (const resolve of this.idleWaiters.splice(0)) resolve();
-      for (const resolve of this.idleOrFailureWaiters.splice(0)) resolve();
+    if (this.idleWaiters.length > 0 && ((this.queue.length === 0 && !this.writing) || this.stopped)) {
+      for (const waiter of this.idleWaiters.splice(0)) waiter.resolve();
     }
   }
 }

@@ -415,7 +415,7 @@ export class Sequencer {
       // A failing projector is not waited for: what it holds is projected again on the next
       // start (from its stored position), and a stop must not outlast the store's outage.
       await Promise.race([
-        projector.idleOrFailing(),
+        projector.idle(true),
         new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_PROJECTOR_WAIT_MS))),
       ]);
       clearTimeout(timer);

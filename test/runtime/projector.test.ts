@@ -171,7 +171,7 @@ test('projector when a write fails stops those who wait until a failure, and oth
   projector.enqueue(entries(1, 3));
   const untilFailure = projector.reached(3, 60_000, true);
   const throughRetry = projector.reached(3, 60_000);
-  const idleOrFailing = projector.idleOrFailing();
+  const idleOrFailing = projector.idle(true);
   await turn();
   store.release();
   assert.equal(await untilFailure, false, 'a snapshot gives up at the failed write');
@@ -184,7 +184,7 @@ test('projector when a write fails stops those who wait until a failure, and oth
   store.release();
   assert.equal(await throughRetry, true, 'a read waits through the retry');
   assert.equal(projector.failing, false);
-  await projector.idleOrFailing();
+  await projector.idle(true);
   assert.deepEqual(store.batches, [[1, 2, 3]]);
 });
 

@@ -29,7 +29,7 @@ export interface TradingContext {
 }
 
 /**
- * A command's trading view, nothing touched yet. Its map and set are the command's own and die
+ * A command's trading view, nothing touched yet. Its set and list are the command's own and die
  * with it: one kept from command to command and cleared made every order it had held survive
  * young-generation collections (exchange.ts, enterTime).
  */
