@@ -156,6 +156,9 @@ function enforceRisk(trading: TradingContext): void {
  * time the funding and delivery jobs fall due next, taken after the jobs last ran, still
  * holds after them. Any other command makes the jobs walk the catalogue again.
  */
+/** Orders opened between two renewals of `state.orders` at the least (Exchange.renewOpenOrders). */
+const OPEN_ORDERS_RENEW_MIN = 4096;
+
 const KEEPS_TRADING_JOBS_DUE: ReadonlySet<Command['type']> = new Set<Command['type']>([
   'PlaceOrders',
   'CancelOrders',
@@ -192,6 +195,8 @@ export class Exchange {
    * that may change it (KEEPS_TRADING_JOBS_DUE). Derived, not state: a fresh engine walks once.
    */
   private tradingJobsDueMs = -Infinity;
+  /** `state.nextSequence` when `state.orders` was last renewed (renewOpenOrders). */
+  private ordersRenewedAtSequence = 0;
 
   constructor(public readonly state: EngineState = createState()) {
     // A snapshot written by an older build lacks the fields added since: they start empty.
@@ -230,6 +235,7 @@ export class Exchange {
       return this.walk(command, command.path, events);
     }
     const advancedMs = command.type === 'AdvanceClock' ? Math.max(0, command.ms) : 0;
+    this.renewOpenOrders();
     const trading = this.enterTime(Math.max(this.state.nowMs, command.timeMs) + advancedMs, events);
     const outcome = dispatch(trading, command);
     // Plan orders are evaluated after every command: any command can move the last price
@@ -237,6 +243,26 @@ export class Exchange {
     evaluatePlans(trading);
     // A failed command changed nothing, but clock jobs before it may have: keep their events.
     return outcome;
+  }
+
+  /**
+   * Moves the open orders into a fresh Map (same entries, same order) once as many orders have
+   * been opened since the last time as the Map holds (at least OPEN_ORDERS_RENEW_MIN), so the
+   * copies cost at most one entry per order opened. Why: every rehash of a Map's table (it
+   * grows, shrinks and clears its deleted entries as orders rest and leave) leaves the old
+   * table pointing at its successor. Once a table has been promoted to V8's old generation
+   * (the Map left alone through two young collections: any quiet spell), each later table hung
+   * from it with the orders it held, and they all survived the young-generation collections
+   * until the next full one: on the crossing load every resting-then-filled order was promoted
+   * (about 1.2 MB per scavenge, scavenges several times longer; docs/performance.md,
+   * 2026-11-26f). A fresh Map starts a chain of its own, young, that dies with its tables.
+   */
+  private renewOpenOrders(): void {
+    const state = this.state;
+    const opened = state.nextSequence - this.ordersRenewedAtSequence;
+    if (opened < Math.max(state.orders.size, OPEN_ORDERS_RENEW_MIN)) return;
+    state.orders = new Map(state.orders);
+    this.ordersRenewedAtSequence = state.nextSequence;
   }
 
   /** Moves the clock to `nowMs` and runs the jobs due by then, at that time. */
