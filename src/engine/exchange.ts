@@ -151,14 +151,14 @@ function enforceRisk(trading: TradingContext): void {
   enforceFuturesRisk(trading);
 }
 
+/** Orders opened between two renewals of `state.orders` at the least (Exchange.renewOpenOrders). */
+const OPEN_ORDERS_RENEW_MIN = 4096;
+
 /**
  * Commands that never list, change or remove an instrument nor touch a funding entry: the
  * time the funding and delivery jobs fall due next, taken after the jobs last ran, still
  * holds after them. Any other command makes the jobs walk the catalogue again.
  */
-/** Orders opened between two renewals of `state.orders` at the least (Exchange.renewOpenOrders). */
-const OPEN_ORDERS_RENEW_MIN = 4096;
-
 const KEEPS_TRADING_JOBS_DUE: ReadonlySet<Command['type']> = new Set<Command['type']>([
   'PlaceOrders',
   'CancelOrders',
