@@ -41,6 +41,19 @@ interface IdleWaiter {
   untilFailure: boolean;
 }
 
+/** Releases the waiters that wait only until a failure, in order; returns the others. */
+function releaseUntilFailure<T extends { untilFailure: boolean }>(
+  waiters: readonly T[],
+  release: (waiter: T) => void,
+): T[] {
+  const still: T[] = [];
+  for (const waiter of waiters) {
+    if (waiter.untilFailure) release(waiter);
+    else still.push(waiter);
+  }
+  return still;
+}
+
 /**
  * Under a closed loop the queue sits at this bound, and every entry in it (command, events,
  * views) outlives a scavenge and is promoted: at 2,048 entries (a second of crossing orders)
@@ -255,16 +268,8 @@ export class Projector {
 
   /** A write failed: those who wait only until a failure stop waiting. */
   private failed(): void {
-    const still: Waiter[] = [];
-    for (const waiter of this.waiters) {
-      if (waiter.untilFailure) waiter.resolve(false);
-      else still.push(waiter);
-    }
-    this.waiters = still;
-    if (this.idleWaiters.some((waiter) => waiter.untilFailure)) {
-      for (const waiter of this.idleWaiters) if (waiter.untilFailure) waiter.resolve();
-      this.idleWaiters = this.idleWaiters.filter((waiter) => !waiter.untilFailure);
-    }
+    this.waiters = releaseUntilFailure(this.waiters, (waiter) => waiter.resolve(false));
+    this.idleWaiters = releaseUntilFailure(this.idleWaiters, (waiter) => waiter.resolve());
   }
 
   private settle(): void {
