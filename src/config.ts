@@ -17,7 +17,7 @@ import { parseConvertSettings, type ConvertSettings } from './api/routes/convert
 import { parseRetention, type RetentionPolicy } from './persistence/retention.ts';
 import { parseClusterConfig, type ClusterConfig } from './cluster/cluster-config.ts';
 import { DEFAULT_READ_WAIT_MS } from './runtime/projected-reads.ts';
-import { DEFAULT_MAX_LAG_ENTRIES } from './runtime/projector.ts';
+import { DEFAULT_GATHER_MS, DEFAULT_MAX_LAG_ENTRIES } from './runtime/projector.ts';
 
 export interface Config {
   host: string;
@@ -56,6 +56,11 @@ export interface Config {
    * acknowledgements wait for the projector (BOURSE_PROJECTION_MAX_LAG).
    */
   projectionMaxLagEntries: number;
+  /**
+   * With projection behind: how long acknowledged entries may gather before the projector
+   * writes them, in ms (BOURSE_PROJECTION_GATHER_MS); a read that needs them writes at once.
+   */
+  projectionGatherMs: number;
   /** Plain keep-alive requests parsed by bourse's HTTP/1.1 fast path, the rest by node:http (BOURSE_HTTP_FAST_PATH). */
   httpFastPath: boolean;
   /** Head and request timeouts and the connection cap (BOURSE_HTTP_*; docs/configuration.md). */
@@ -92,6 +97,13 @@ function projectionMaxLag(value: string | undefined): number {
   const entries = integer(value, DEFAULT_MAX_LAG_ENTRIES, 'BOURSE_PROJECTION_MAX_LAG');
   if (entries < 1) throw new Error('BOURSE_PROJECTION_MAX_LAG must be at least 1');
   return entries;
+}
+
+/** At most a minute: past it a gathering only holds entries in memory, the batch is full anyway. */
+function projectionGatherMs(value: string | undefined): number {
+  const ms = integer(value, DEFAULT_GATHER_MS, 'BOURSE_PROJECTION_GATHER_MS');
+  if (ms > 60_000) throw new Error('BOURSE_PROJECTION_GATHER_MS must be at most 60000');
+  return ms;
 }
 
 function databaseUrl(value: string | undefined): string | undefined {
@@ -177,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'BOURSE_PROJECTION_READ_WAIT_MS',
     ),
     projectionMaxLagEntries: projectionMaxLag(env.BOURSE_PROJECTION_MAX_LAG),
+    projectionGatherMs: projectionGatherMs(env.BOURSE_PROJECTION_GATHER_MS),
     httpFastPath: flag(env.BOURSE_HTTP_FAST_PATH, true, 'BOURSE_HTTP_FAST_PATH'),
     http: parseHttpLimits(env),
     market: { feeds: parseFeedConfig(env.BOURSE_FEED), liquidity: parseLiquidityConfig(env) },

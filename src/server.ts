@@ -201,6 +201,7 @@ async function openProjector(
     {
       onError,
       maxLagEntries: config.projectionMaxLagEntries,
+      gatherMs: config.projectionGatherMs,
       ...(store.projectBatchEntries ? { maxBatchEntries: store.projectBatchEntries } : {}),
     },
   );

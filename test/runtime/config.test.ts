@@ -77,6 +77,18 @@ test('loadConfig when BOURSE_PROJECTION_MAX_LAG is unset bounds the projector at
   assert.throws(() => loadConfig({ BOURSE_PROJECTION_MAX_LAG: 'many' }), /BOURSE_PROJECTION_MAX_LAG/);
 });
 
+test('loadConfig when BOURSE_PROJECTION_GATHER_MS is unset gathers 30 ms, and reads a whole number, 0 not gathering', () => {
+  assert.equal(loadConfig({}).projectionGatherMs, 30);
+  assert.equal(loadConfig({ BOURSE_PROJECTION_GATHER_MS: '0' }).projectionGatherMs, 0);
+  assert.equal(loadConfig({ BOURSE_PROJECTION_GATHER_MS: '250' }).projectionGatherMs, 250);
+  assert.throws(() => loadConfig({ BOURSE_PROJECTION_GATHER_MS: '-5' }), /BOURSE_PROJECTION_GATHER_MS/);
+  assert.throws(() => loadConfig({ BOURSE_PROJECTION_GATHER_MS: 'soon' }), /BOURSE_PROJECTION_GATHER_MS/);
+  assert.throws(
+    () => loadConfig({ BOURSE_PROJECTION_GATHER_MS: '60001' }),
+    /BOURSE_PROJECTION_GATHER_MS must be at most 60000/,
+  );
+});
+
 test('loadConfig when a value is invalid stops with a message naming the variable', () => {
   const cases: [Record<string, string>, RegExp][] = [
     [{ PORT: 'eighty' }, /PORT/],

@@ -308,3 +308,67 @@ test('projector lag when writes are held counts the entries not written and date
   assert.equal(projector.lag, 0);
   assert.equal(projector.lagSeconds(), 0);
 });
+
+test('projector when gathering writes nothing until its time passes, then everything gathered as one batch', async () => {
+  const store = new ControlledStore();
+  store.held = false;
+  const projector = new Projector(store, 0, { gatherMs: 300 });
+  projector.enqueue(entries(1, 2));
+  await tick();
+  projector.enqueue(entries(3, 3));
+  await tick();
+  assert.deepEqual(store.batches, [], 'within the gathering time nothing is written');
+  assert.equal(projector.lag, 3);
+  const deadline = Date.now() + 3_000;
+  while (store.batches.length === 0 && Date.now() < deadline) await tick();
+  assert.deepEqual(store.batches, [[1, 2, 3]], 'the oldest waited its time: all three in one batch');
+  assert.equal(projector.position, 3);
+});
+
+test('projector when gathering writes at once for a full gathering, a read, a snapshot and a held acknowledgement', async () => {
+  const store = new ControlledStore();
+  store.held = false;
+  const projector = new Projector(store, 0, { gatherMs: 60_000, gatherEntries: 4, maxLagEntries: 8 });
+  projector.enqueue(entries(1, 3));
+  await tick();
+  assert.deepEqual(store.batches, [], 'three of four: still gathering');
+  projector.enqueue(entries(4, 4));
+  await tick();
+  assert.deepEqual(store.batches, [[1, 2, 3, 4]], 'four gathered: written at once');
+
+  projector.enqueue(entries(5, 5));
+  await tick();
+  assert.equal(projector.position, 4);
+  assert.equal(await projector.reached(5, 1_000), true, 'a read waiting for 5 has it written at once');
+  assert.deepEqual(store.batches.at(-1), [5]);
+
+  projector.enqueue(entries(6, 6));
+  await tick();
+  await projector.idle(); // a snapshot or a shutdown
+  assert.deepEqual(store.batches.at(-1), [6]);
+
+  store.held = true;
+  projector.enqueue(entries(7, 10)); // a full gathering: written, and that write is held
+  await turn();
+  projector.enqueue(entries(11, 16)); // lag 10, past its bound of 8
+  const room = projector.room();
+  assert.ok(room, 'acknowledgements wait');
+  store.held = false;
+  store.release();
+  await room;
+  assert.equal(projector.position, 16, 'the held acknowledgements had everything written, gathered or not');
+});
+
+test('projector when gathering and stopped or reset drops its timer', async () => {
+  const store = new ControlledStore();
+  store.held = false;
+  const stopped = new Projector(store, 0, { gatherMs: 30 });
+  stopped.enqueue(entries(1, 1));
+  stopped.stop();
+  const reset = new Projector(store, 0, { gatherMs: 30 });
+  reset.enqueue(entries(1, 1));
+  reset.reset(7);
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  assert.deepEqual(store.batches, [], 'neither wrote what it held');
+  assert.equal(reset.position, 7);
+});
