@@ -16,7 +16,7 @@
  * not share (coin, id) is filtered once the row is split, and one row more than the page is read
  * because the row at a bound may hold none of the bills the query admits.
  */
-import type { BillPosted } from '../domain/events.ts';
+import type { BillPosted, FillView } from '../domain/events.ts';
 import type { BillQuery, BillRow } from '../ports/store.ts';
 import type { Value } from './projection.ts';
 import { billCauseFilters, Where, type Row, type Sql } from './queries.ts';
@@ -78,10 +78,46 @@ export function billPairValues(first: BillPosted, second: BillPosted): Value[] {
     first.timeMs,
     first.coin,
     second.coin,
-    // Joined rather than a template: one flat text, which the hand-over to the writer copies
-    // as it is (a template's text is a tree of parts that has to be flattened first).
-    [first.amount, first.fee, first.balanceAfter, second.amount, second.fee, second.balanceAfter].join(','),
+    pairAmounts(first, second),
   ];
+}
+
+/** The `amounts` column of a pair: amount, fee and balance of the first bill, then of the second. */
+function pairAmounts(first: BillPosted, second: BillPosted): string {
+  // Joined rather than a template: one flat text, which the hand-over to the writer copies
+  // as it is (a template's text is a tree of parts that has to be flattened first).
+  return [first.amount, first.fee, first.balanceAfter, second.amount, second.fee, second.balanceAfter].join(
+    ',',
+  );
+}
+
+/**
+ * Whether a fill posted right after a pair of bills can hold them in its row of
+ * `fills_with_bills`: the row's uid, category, symbol and time are read for both.
+ */
+export function fillSharesPair(fill: FillView, first: BillPosted): boolean {
+  return (
+    fill.uid === first.uid &&
+    fill.category === first.category &&
+    fill.symbol === first.symbol &&
+    fill.timeMs === first.timeMs
+  );
+}
+
+/**
+ * The `fills_with_bills` row of a fill and its pair: the fill's `fills` values, then what the
+ * pair does not share with it (bill_id, wallet, business_type, coin, coin_next, amounts).
+ */
+export function fillWithBillsValues(fillValues: Value[], first: BillPosted, second: BillPosted): Value[] {
+  fillValues.push(
+    first.billId,
+    first.wallet,
+    first.businessType,
+    first.coin,
+    second.coin,
+    pairAmounts(first, second),
+  );
+  return fillValues;
 }
 
 /** `id` minus one in as many digits, or null when no pair can hold `id` second (not digits, or all 0s). */
@@ -93,11 +129,16 @@ function previousIdText(id: string): string | null {
   return id.slice(0, at) + String.fromCharCode(id.charCodeAt(at) - 1) + '9'.repeat(id.length - 1 - at);
 }
 
+/** The tables that hold bills in pairs, with the columns a pair is read from (billsOfPair). */
+export type PairTable = 'bill_pairs' | 'fills_with_bills';
+const PAIR_COLUMNS =
+  'bill_id, uid, wallet, category, symbol, business_type, time_ms, coin, coin_next, amounts';
+
 /**
- * The pair rows that may hold bills `query` admits, in id order, one more than its page; null
- * when no pair can hold the bill a `billId` query asks for (not digits, or all zeros).
+ * The pair rows of `table` that may hold bills `query` admits, in id order, one more than its
+ * page; null when no pair can hold the bill a `billId` query asks for (not digits, or all zeros).
  */
-export function billPairsSql(query: BillQuery): Sql | null {
+export function billPairsSql(query: BillQuery, table: PairTable = 'bill_pairs'): Sql | null {
   const where = new Where().add('uid = ?', query.uid);
   billCauseFilters(where.addIn('wallet', query.wallets.length > 0 ? query.wallets : ['']), query)
     .addOptional('bill_id < ?', query.idLessThan)
@@ -112,7 +153,7 @@ export function billPairsSql(query: BillQuery): Sql | null {
   }
   const order = query.idGreaterThan ? 'ASC' : 'DESC';
   return {
-    text: `SELECT * FROM bill_pairs WHERE ${where.text} ORDER BY bill_id ${order} LIMIT ?`,
+    text: `SELECT ${PAIR_COLUMNS} FROM ${table} WHERE ${where.text} ORDER BY bill_id ${order} LIMIT ?`,
     params: [...where.params, query.limit + 1],
   };
 }
@@ -160,22 +201,28 @@ function admits(query: BillQuery, bill: BillRow): boolean {
 
 /**
  * One page of `query`: `single` (rows of `bills`, in the page's order) and the bills of
- * `pairRows` (rows of `bill_pairs`, the same order) merged by id, `query.limit` at most.
+ * `pairRows` (rows of each table of pairs, each list in the page's order) merged by id,
+ * `query.limit` at most.
  */
 export function mergedBills(
   query: BillQuery,
   single: readonly BillRow[],
-  pairRows: readonly Row[],
+  ...pairRows: (readonly Row[])[]
 ): BillRow[] {
   const ascending = Boolean(query.idGreaterThan);
+  const before = (a: BillRow, b: BillRow) => (ascending ? a.billId < b.billId : a.billId > b.billId);
   const paired: BillRow[] = [];
-  for (const row of pairRows) {
-    const [first, second] = billsOfPair(row);
-    for (const bill of ascending ? [first, second] : [second, first])
-      if (admits(query, bill)) paired.push(bill);
+  for (const rows of pairRows) {
+    for (const row of rows) {
+      const [first, second] = billsOfPair(row);
+      for (const bill of ascending ? [first, second] : [second, first])
+        if (admits(query, bill)) paired.push(bill);
+    }
   }
   if (paired.length === 0) return single.slice(0, query.limit);
-  const before = (a: BillRow, b: BillRow) => (ascending ? a.billId < b.billId : a.billId > b.billId);
+  // Each table's bills are in order already; two tables' lists are put in one order.
+  if (pairRows.filter((rows) => rows.length > 0).length > 1)
+    paired.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
   const page: BillRow[] = [];
   let s = 0;
   let p = 0;

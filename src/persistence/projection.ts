@@ -10,7 +10,7 @@
  * Stores consume the batch table by table: SQLite one prepared statement per target, PostgreSQL
  * one text parameter per target, JSON where a value holds a separator (postgres/batch-write.ts).
  */
-import type { EngineEvent } from '../domain/events.ts';
+import type { EngineEvent, FillView } from '../domain/events.ts';
 import {
   brokerFundingRows,
   commissionRows,
@@ -26,7 +26,7 @@ import { convertRows, walletRecordRows } from './wallet-rows.ts';
 import { marginLiquidationRows } from './margin-rows.ts';
 import { tableOf, type Table } from './schema.ts';
 import { fillBody, orderBody } from './view-bodies.ts';
-import { billPairValues, pairsWith } from './bill-pairs.ts';
+import { billPairValues, fillSharesPair, fillWithBillsValues, pairsWith } from './bill-pairs.ts';
 
 export type Value = string | number;
 
@@ -180,10 +180,12 @@ const PLANS = targetOf('plans', 'upsert');
 const CANDLES = targetOf('candles', 'upsert');
 
 const BILL_PAIRS = targetOf('bill_pairs', 'insert');
+const FILLS_WITH_BILLS = targetOf('fills_with_bills', 'insert');
 
 /**
  * The rows of one entry's events, added to `batch`: each event's (projectEvent), except that
- * two bills posted back to back for one cause make one row of `bill_pairs` (bill-pairs.ts).
+ * two bills posted back to back for one cause make one row of `bill_pairs`, or, when the fill
+ * they settle comes right after them, one row of `fills_with_bills` with it (bill-pairs.ts).
  */
 export function projectEvents(batch: RowBatch, events: readonly EngineEvent[]): void {
   for (let at = 0; at < events.length; at += 1) {
@@ -191,13 +193,25 @@ export function projectEvents(batch: RowBatch, events: readonly EngineEvent[]): 
     if (event.type === 'BillPosted') {
       const next = events[at + 1];
       if (next?.type === 'BillPosted' && pairsWith(event, next)) {
-        batch.add(BILL_PAIRS, billPairValues(event, next));
-        at += 1;
+        const after = events[at + 2];
+        if (after?.type === 'FillRecorded' && fillSharesPair(after.fill, event)) {
+          batch.add(FILLS_WITH_BILLS, fillWithBillsValues(fillValues(after.fill), event, next));
+          at += 2;
+        } else {
+          batch.add(BILL_PAIRS, billPairValues(event, next));
+          at += 1;
+        }
         continue;
       }
     }
     projectEvent(batch, event);
   }
+}
+
+/** The values of a `fills` row (its columns' order, schema.ts). */
+function fillValues(fill: FillView): Value[] {
+  // exec_id, uid, order_id, category, symbol, time_ms, body
+  return [fill.execId, fill.uid, fill.orderId, fill.category, fill.symbol, fill.timeMs, fillBody(fill)];
 }
 
 /** The rows of one event, added to `batch`. */
@@ -237,20 +251,9 @@ export function projectEvent(batch: RowBatch, event: EngineEvent): void {
       else batch.addUpdate(ORDERS, NEW_ORDERS, row);
       return;
     }
-    case 'FillRecorded': {
-      // exec_id, uid, order_id, category, symbol, time_ms, body
-      const fill = event.fill;
-      batch.add(FILLS, [
-        fill.execId,
-        fill.uid,
-        fill.orderId,
-        fill.category,
-        fill.symbol,
-        fill.timeMs,
-        fillBody(fill),
-      ]);
+    case 'FillRecorded':
+      batch.add(FILLS, fillValues(event.fill));
       return;
-    }
     case 'PositionClosed': {
       // position_id, uid, category, symbol, closed_ms, body
       const position = event.position;

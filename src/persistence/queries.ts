@@ -193,9 +193,13 @@ export function ordersSql(query: OrderQuery): Sql {
 
 export function fillsSql(query: FillQuery): Sql {
   const where = accountFilters(query, 'exec_id', 'time_ms').addOptional('order_id = ?', query.orderId);
+  // Fills of their own and fills with their bills (migration 110), one page of both: each arm
+  // is read in the order of its own key, which both SQLite and PostgreSQL merge.
   return {
-    text: `SELECT ${FILL_COLUMNS} FROM fills WHERE ${where.text} ORDER BY exec_id DESC LIMIT ?`,
-    params: [...where.params, query.limit],
+    text:
+      `SELECT ${FILL_COLUMNS} FROM fills WHERE ${where.text} UNION ALL ` +
+      `SELECT ${FILL_COLUMNS} FROM fills_with_bills WHERE ${where.text} ORDER BY exec_id DESC LIMIT ?`,
+    params: [...where.params, ...where.params, query.limit],
   };
 }
 

@@ -545,6 +545,41 @@ export const MIGRATIONS: readonly Migration[] = [
       },
     ],
   },
+  {
+    // Fills with their bills (docs/persistence.md, "Bills in pairs"): a fill whose side's two
+    // bills came right before it, as one row holding the fill (the columns of `fills`) and the
+    // pair (those of `bill_pairs` the fill does not share: uid, category, symbol and time are
+    // the same). Two rows of a crossing order become one; the fills reads take both tables,
+    // the bills reads all three. Fills and pairs written before stay where they are.
+    version: 110,
+    tables: [
+      {
+        name: 'fills_with_bills',
+        columns: [
+          ['exec_id', 'text'],
+          ['uid', 'text'],
+          ['order_id', 'text'],
+          ['category', 'text'],
+          ['symbol', 'text'],
+          ['time_ms', 'integer'],
+          ['body', 'text'],
+          ['bill_id', 'text'],
+          ['wallet', 'text'],
+          ['business_type', 'text'],
+          ['coin', 'text'],
+          ['coin_next', 'text'],
+          ['amounts', 'text'],
+        ],
+        primaryKey: 'exec_id',
+        keyPrefix: ['uid'],
+        // The fills reads by order, as `fills`; the bills reads by (uid, wallet, bill_id), as `bill_pairs`.
+        indexes: [
+          ['uid', 'order_id', 'exec_id'],
+          ['uid', 'wallet', 'bill_id'],
+        ],
+      },
+    ],
+  },
 ];
 
 /** The primary key's columns: `keyPrefix`, then the column that identifies a row. */

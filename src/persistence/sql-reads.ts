@@ -53,10 +53,15 @@ export type Row = Record<string, unknown>;
 export function sqlReads(all: (sql: Sql) => Promise<Row[]>): ReadMethods {
   return {
     async bills(query) {
-      // Bills of their own and bills in pairs (bill-pairs.ts), asked together.
-      const pairs = billPairsSql(query);
-      const [single, pairRows] = await Promise.all([all(billsSql(query)), pairs ? all(pairs) : []]);
-      return mergedBills(query, single.map(billOf), pairRows);
+      // Bills of their own, bills in pairs and pairs with their fills (bill-pairs.ts), asked together.
+      const pairs = billPairsSql(query, 'bill_pairs');
+      const fillPairs = billPairsSql(query, 'fills_with_bills');
+      const [single, pairRows, fillPairRows] = await Promise.all([
+        all(billsSql(query)),
+        pairs ? all(pairs) : [],
+        fillPairs ? all(fillPairs) : [],
+      ]);
+      return mergedBills(query, single.map(billOf), pairRows, fillPairRows);
     },
     async fundingRecords(uid, limit) {
       return (await all(fundingSql(uid, limit))).map(fundingOf);

@@ -85,3 +85,24 @@ export function tradingWorkload(): Workload {
   });
   return { engine, buyer, seller };
 }
+
+/**
+ * `entries` with the fill of each of the first `count` bill pairs that settle one moved ahead
+ * of its two bills: the store then writes that fill to `fills` and the pair to `bill_pairs`,
+ * as a store did before version 110 (`fills_with_bills`), whose rows a store keeps reading.
+ */
+export function fillsAheadOfTheirBills(entries: readonly JournalEntry[], count: number): JournalEntry[] {
+  let left = count;
+  return entries.map((entry) => {
+    const events = [...entry.events];
+    for (let at = 0; at + 2 < events.length && left > 0; at += 1) {
+      const [first, second, fill] = [events[at], events[at + 1], events[at + 2]];
+      if (first?.type !== 'BillPosted' || second?.type !== 'BillPosted' || fill?.type !== 'FillRecorded')
+        continue;
+      events.splice(at, 3, fill, first, second);
+      left -= 1;
+      at += 2;
+    }
+    return { ...entry, events };
+  });
+}

@@ -4,10 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { BillPosted, EngineEvent } from '../../src/domain/events.ts';
+import type { BillPosted, EngineEvent, FillRecorded, FillView } from '../../src/domain/events.ts';
 import { billsOfPair, isNextId, pairsWith } from '../../src/persistence/bill-pairs.ts';
 import { projectEvents, RowBatch, targetOf } from '../../src/persistence/projection.ts';
 import { tableOf } from '../../src/persistence/schema.ts';
+import { fillOfRow } from '../../src/persistence/view-bodies.ts';
 
 const bill = (billId: string, fields: Partial<BillPosted> = {}): BillPosted => ({
   type: 'BillPosted',
@@ -102,4 +103,78 @@ test('projectEvents when bills come back to back writes pairs, the rest alone, a
   const { type: _paid, ...paidRow } = paid;
   const { type: _received, ...receivedRow } = received;
   assert.deepEqual(billsOfPair(row), [paidRow, receivedRow]);
+});
+
+function fillOf(fields: Partial<FillView> = {}): FillRecorded {
+  const fill: FillView = {
+    execId: '100000000000000043',
+    tradeId: '100000000000000040',
+    orderId: '100000000000000030',
+    clientOid: 'b1',
+    uid: '1000000001',
+    category: 'SPOT',
+    symbol: 'BTCUSDT',
+    orderType: 'limit',
+    side: 'buy',
+    execPrice: '59000',
+    execQty: '0.001',
+    execValue: '59',
+    tradeScope: 'taker',
+    tradeSide: 'open',
+    feeCoin: 'BTC',
+    fee: '0.000001',
+    execPnl: '0',
+    timeMs: 1_700_000_000_000,
+    ...fields,
+  };
+  return { type: 'FillRecorded', fill };
+}
+
+test('projectEvents when a pair of bills comes right before the fill it settles writes one row of both, read back as the fill and the two bills', () => {
+  const paid = bill('100000000000000041');
+  const received = bill('100000000000000042', { coin: 'BTC', amount: 999n, fee: 1n, balanceAfter: 999n });
+  const recorded = fillOf();
+  const batch = new RowBatch();
+  projectEvents(batch, [paid, received, recorded]);
+  assert.deepEqual(batch.rowsOf(targetOf('bill_pairs', 'insert')), []);
+  assert.deepEqual(batch.rowsOf(targetOf('fills', 'insert')), []);
+  const [values, more] = batch.rowsOf(targetOf('fills_with_bills', 'insert'));
+  assert.equal(more, undefined);
+  const columns = tableOf('fills_with_bills').columns.map(([name]) => name);
+  assert.equal(values?.length, columns.length);
+  const row = Object.fromEntries(columns.map((name, at) => [name, values?.[at]]));
+  const { type: _paid, ...paidRow } = paid;
+  const { type: _received, ...receivedRow } = received;
+  assert.deepEqual(billsOfPair(row), [paidRow, receivedRow]);
+  assert.deepEqual(fillOfRow(row), recorded.fill);
+});
+
+test('projectEvents when the fill after a pair is of another account, market or time writes the pair and the fill apart', () => {
+  const paid = bill('100000000000000041');
+  const received = bill('100000000000000042', { coin: 'BTC', amount: 999n, fee: 1n, balanceAfter: 999n });
+  const differing: Partial<FillView>[] = [
+    { uid: '1000000002' },
+    { category: 'MARGIN' },
+    { symbol: 'ETHUSDT' },
+    { timeMs: 1_700_000_000_001 },
+  ];
+  for (const fields of differing) {
+    const batch = new RowBatch();
+    projectEvents(batch, [paid, received, fillOf(fields)]);
+    assert.equal(batch.rowsOf(targetOf('bill_pairs', 'insert')).length, 1, JSON.stringify(fields));
+    assert.equal(batch.rowsOf(targetOf('fills', 'insert')).length, 1, JSON.stringify(fields));
+    assert.deepEqual(batch.rowsOf(targetOf('fills_with_bills', 'insert')), [], JSON.stringify(fields));
+  }
+  // A fill after a lone bill, or before its bills, is a fill row of its own.
+  const batch = new RowBatch();
+  projectEvents(batch, [
+    fillOf(),
+    paid,
+    received,
+    bill('100000000000000050', { businessType: 'deposit' }),
+    fillOf({ execId: '100000000000000051' }),
+  ]);
+  assert.equal(batch.rowsOf(targetOf('fills', 'insert')).length, 2);
+  assert.equal(batch.rowsOf(targetOf('bill_pairs', 'insert')).length, 1);
+  assert.equal(batch.rowsOf(targetOf('bills', 'insert')).length, 1);
 });
