@@ -45,6 +45,13 @@ async function main(): Promise<void> {
       'bill pairs of one wallet and coin, by cursor',
       billPairsSql({ uid, wallets: ['spot'], coin: 'USDT', idLessThan: '9', limit: 100 }) as Sql,
     ],
+    [
+      'bill pairs beside their fills, of one wallet and coin, by cursor',
+      billPairsSql(
+        { uid, wallets: ['spot'], coin: 'USDT', idLessThan: '9', limit: 100 },
+        'fills_with_bills',
+      ) as Sql,
+    ],
     ['deposit/withdrawal records', fundingSql(uid, 100)],
     ['order by id', orderSql(uid, { orderId: '100000000000001000' })],
     ['order by clientOid', orderSql(uid, { clientOid: 'abc' })],

@@ -193,13 +193,15 @@ export function ordersSql(query: OrderQuery): Sql {
 
 export function fillsSql(query: FillQuery): Sql {
   const where = accountFilters(query, 'exec_id', 'time_ms').addOptional('order_id = ?', query.orderId);
-  // Fills of their own and fills with their bills (migration 110), one page of both: each arm
-  // is read in the order of its own key, which both SQLite and PostgreSQL merge.
+  // Fills of their own and fills with their bills (migration 110): a page of each, in the
+  // order of its own key, then the page of both. Each arm has its own ORDER BY and LIMIT so that
+  // PostgreSQL reads it by its index and stops (a merge append); with the order on the union
+  // alone it read every fill of the account below the cursor and sorted them (docs/persistence.md).
+  const arm = (table: string) =>
+    `SELECT * FROM (SELECT ${FILL_COLUMNS} FROM ${table} WHERE ${where.text} ORDER BY exec_id DESC LIMIT ?) AS ${table}_page`;
   return {
-    text:
-      `SELECT ${FILL_COLUMNS} FROM fills WHERE ${where.text} UNION ALL ` +
-      `SELECT ${FILL_COLUMNS} FROM fills_with_bills WHERE ${where.text} ORDER BY exec_id DESC LIMIT ?`,
-    params: [...where.params, ...where.params, query.limit],
+    text: `${arm('fills')} UNION ALL ${arm('fills_with_bills')} ORDER BY exec_id DESC LIMIT ?`,
+    params: [...where.params, query.limit, ...where.params, query.limit, query.limit],
   };
 }
 
