@@ -73,6 +73,17 @@ export const ORDERS_BY_GIVEN_CLIENT_OID: PartialIndex = {
   suffix: 'given',
 };
 
+/** A fill's columns: the table `fills`, and the first columns of `fills_with_bills`. */
+const FILL_COLUMNS: Table['columns'] = [
+  ['exec_id', 'text'],
+  ['uid', 'text'],
+  ['order_id', 'text'],
+  ['category', 'text'],
+  ['symbol', 'text'],
+  ['time_ms', 'integer'],
+  ['body', 'text'],
+];
+
 /** The unified account's bills, by category: see billsSql in queries.ts. */
 export const UNIFIED_BILLS_BY_CATEGORY: PartialIndex = {
   columns: ['uid', 'category', 'bill_id'],
@@ -170,15 +181,7 @@ export const MIGRATIONS: readonly Migration[] = [
       },
       {
         name: 'fills',
-        columns: [
-          ['exec_id', 'text'],
-          ['uid', 'text'],
-          ['order_id', 'text'],
-          ['category', 'text'],
-          ['symbol', 'text'],
-          ['time_ms', 'integer'],
-          ['body', 'text'],
-        ],
+        columns: FILL_COLUMNS,
         primaryKey: 'exec_id',
         // The key (uid, exec_id) serves a uid's fills (since version 90; before, an index of its own).
         keyPrefix: ['uid'],
@@ -556,13 +559,7 @@ export const MIGRATIONS: readonly Migration[] = [
       {
         name: 'fills_with_bills',
         columns: [
-          ['exec_id', 'text'],
-          ['uid', 'text'],
-          ['order_id', 'text'],
-          ['category', 'text'],
-          ['symbol', 'text'],
-          ['time_ms', 'integer'],
-          ['body', 'text'],
+          ...FILL_COLUMNS,
           ['bill_id', 'text'],
           ['wallet', 'text'],
           ['business_type', 'text'],
