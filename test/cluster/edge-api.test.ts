@@ -59,6 +59,15 @@ async function startCluster(
     },
   };
   const edges = await Promise.all([0, 1].map(() => startEngine(t, edgeSettings)));
+  // An edge answers before it has started (its follower recovering, the leader not yet found):
+  // the cases below time their requests, so they begin once both edges say they are ready
+  // (CI failed once with 40006 from an edge asked at once).
+  for (const edge of edges)
+    await waitFor(
+      async () => (await status(edge.url)) === 'ready',
+      20_000,
+      `the edge ${edge.url} to be ready`,
+    );
   const stored = JSON.parse(readFileSync(join(first.dataDir, 'credentials.json'), 'utf8')) as Record<
     string,
     string
