@@ -52,9 +52,15 @@ function insertTemplate(table: string, mode: RowWrite['mode']): InsertTemplate {
   // per crossing order of the writer thread, 2026-11-26); the transaction around every write
   // rolls back whole on any error, so nothing half-written is ever committed. Tables made
   // since 2026-11-26 declare FAIL themselves (schema.ts); the verb gives older stores the same.
-  const verb = mode === 'upsert' && !merge ? 'INSERT OR REPLACE' : 'INSERT OR FAIL';
-  const conflict = merge
-    ? ` ON CONFLICT(${keyColumns(spec).join(', ')}) DO UPDATE SET ${mergeAssignments(spec, 'sqlite').join(', ')}`
+  // A table that names the columns its rows' later versions change updates those in place
+  // (schema.ts, Table.updatedColumns); any other upsert replaces the row.
+  const updated = mode === 'upsert' && !merge ? spec.updatedColumns : undefined;
+  const verb = mode === 'upsert' && !merge && !updated ? 'INSERT OR REPLACE' : 'INSERT OR FAIL';
+  const assignments = merge
+    ? mergeAssignments(spec, 'sqlite')
+    : updated?.map((column) => `${column} = excluded.${column}`);
+  const conflict = assignments
+    ? ` ON CONFLICT(${keyColumns(spec).join(', ')}) DO UPDATE SET ${assignments.join(', ')}`
     : '';
   return {
     head: `${verb} INTO ${table} (${columns.join(', ')}) VALUES `,
