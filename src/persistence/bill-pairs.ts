@@ -106,7 +106,8 @@ export function fillSharesPair(fill: FillView, first: BillPosted): boolean {
 
 /**
  * The `fills_with_bills` row of a fill and its pair: the fill's `fills` values, then what the
- * pair does not share with it (bill_id, wallet, business_type, coin, coin_next, amounts).
+ * pair does not share with it (bill_id, wallet, business_type, coin, coin_next, amounts),
+ * appended to `fillValues` (no second array per fill).
  */
 export function fillWithBillsValues(fillValues: Value[], first: BillPosted, second: BillPosted): Value[] {
   fillValues.push(
@@ -220,9 +221,8 @@ export function mergedBills(
     }
   }
   if (paired.length === 0) return single.slice(0, query.limit);
-  // Each table's bills are in order already; two tables' lists are put in one order.
-  if (pairRows.filter((rows) => rows.length > 0).length > 1)
-    paired.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  // Each table's bills are in order already; several tables' lists are put in one order.
+  if (pairRows.length > 1) paired.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
   const page: BillRow[] = [];
   let s = 0;
   let p = 0;

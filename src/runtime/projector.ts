@@ -166,21 +166,20 @@ export class Projector {
    * entry queued has gathered for `gatherMs`. Nothing while a write runs: its loop decides.
    */
   private schedule(): void {
-    if (this.writing || this.queue.length === 0) return;
+    // Stopped, what is queued stays unwritten (the next start projects it from the journal).
+    if (this.writing || this.queue.length === 0 || this.stopped) return;
     if (this.dueNow()) {
       this.clearGatherTimer();
       this.startWriting();
       return;
     }
     if (this.gatherTimer !== undefined) return;
-    const oldest = this.handedAt[0];
-    const waitedMs = oldest === undefined ? 0 : this.nowMs() - oldest.atMs;
     this.gatherTimer = setTimeout(
       () => {
         this.gatherTimer = undefined;
-        if (!this.writing && this.queue.length > 0 && !this.stopped) this.startWriting();
+        this.schedule();
       },
-      Math.max(0, this.gatherMs - waitedMs),
+      Math.max(0, this.gatherMs - this.oldestWaitedMs()),
     );
     // A server stopping writes what it holds through idle(), not through this timer.
     this.gatherTimer.unref?.();
@@ -198,11 +197,16 @@ export class Projector {
    * snapshot, acknowledgements held back by the lag) or the oldest entry has gathered long enough.
    */
   private dueNow(): boolean {
-    if (this.gatherMs === 0 || this.stopped) return true;
+    if (this.gatherMs === 0) return true;
     if (this.queue.length >= this.gatherEntries) return true;
     if (this.waiters.length > 0 || this.idleWaiters.length > 0 || this.roomWaiters.length > 0) return true;
+    return this.oldestWaitedMs() >= this.gatherMs;
+  }
+
+  /** How long the oldest entry not yet written has waited (0 when none has). */
+  private oldestWaitedMs(): number {
     const oldest = this.handedAt[0];
-    return oldest !== undefined && this.nowMs() - oldest.atMs >= this.gatherMs;
+    return oldest === undefined ? 0 : this.nowMs() - oldest.atMs;
   }
 
   /**
@@ -247,7 +251,7 @@ export class Projector {
 
   /** Null while the lag is within bounds, else a promise that resolves once it is back under half. */
   room(): Promise<void> | null {
-    if (this.lag <= this.maxLag) return null;
+    if (this.lag <= this.maxLag || this.stopped) return null;
     return new Promise((resolve) => {
       this.roomWaiters.push(resolve);
       this.schedule();
@@ -259,7 +263,7 @@ export class Projector {
    * `untilFailure`, at the next failed write (at once if the last one failed).
    */
   idle(untilFailure = false): Promise<void> {
-    if (this.queue.length === 0 && !this.writing) return Promise.resolve();
+    if ((this.queue.length === 0 && !this.writing) || this.stopped) return Promise.resolve();
     if (untilFailure && this.failing) return Promise.resolve();
     return new Promise((resolve) => {
       this.idleWaiters.push({ resolve, untilFailure });

@@ -372,3 +372,22 @@ test('projector when gathering and stopped or reset drops its timer', async () =
   assert.deepEqual(store.batches, [], 'neither wrote what it held');
   assert.equal(reset.position, 7);
 });
+
+test('projector when stopped with entries queued leaves them unwritten and schedules nothing', async () => {
+  const store = new ControlledStore();
+  store.held = false;
+  const projector = new Projector(store, 0, { gatherMs: 30, maxLagEntries: 1 });
+  projector.stop();
+  projector.enqueue(entries(1, 2));
+  await projector.idle(); // a stopped projector is idle: it writes nothing more
+  assert.equal(projector.room(), null, 'answers never wait on a stopped projector');
+  assert.equal(await projector.reached(2, 50), false);
+  await tick();
+  assert.deepEqual(store.batches, []);
+  assert.equal(projector.lag, 2);
+  // No write keeps being started turn after turn (a stopped projector once did, a core's worth).
+  assert.deepEqual(
+    process.getActiveResourcesInfo().filter((resource) => resource === 'Immediate'),
+    [],
+  );
+});
