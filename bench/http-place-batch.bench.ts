@@ -48,6 +48,7 @@ import type { OrderLoadInput, OrderLoadResult } from './support/order-load-proce
 import { orderBatch, ORDERS_PER_REQUEST, type Workload } from './support/order-batch.ts';
 import { runOrderLoad as load } from './support/order-load.ts';
 import { openConsoleViewer, type ConsoleViewer } from './support/console-viewer.ts';
+import { ServerCpu, type CpuPerOrder } from './support/server-cpu.ts';
 import { settleProjection } from './support/settle-projection.ts';
 
 const PATH = '/api/v3/trade/place-batch';
@@ -75,14 +76,21 @@ interface Target {
   name: string;
   port: number;
   store: string | null;
+  /** The server's process (absent: the bare server, in this process). */
+  pid?: number;
+  /** Its PostgreSQL database, whose backends' CPU counts as the server's. */
+  databaseUrl?: string;
   /** Measured with the console open on the traded market. */
   console?: boolean;
 }
 
+/** A run's result with what it cost the server and the load generator. */
+type Measured = OrderLoadResult & { cpu: CpuPerOrder };
+
 interface Row {
   target: Target;
   workload: Workload;
-  runs: OrderLoadResult[];
+  runs: Measured[];
   ratios: number[];
   pacedGoal?: OrderLoadResult[];
   pacedHalf?: OrderLoadResult[];
@@ -107,7 +115,13 @@ async function main(): Promise<void> {
       if (projection) env.BOURSE_PROJECTION = projection;
       const child = await startBourseChild({ databaseUrl, env });
       children.push(child);
-      targets.push({ name: `bourse, ${store}`, port: child.port, store });
+      targets.push({
+        name: `bourse, ${store}`,
+        port: child.port,
+        store,
+        ...(child.process.pid ? { pid: child.process.pid } : {}),
+        ...(databaseUrl ? { databaseUrl } : {}),
+      });
     }
     const first = children[0];
     if (!first) throw new Error('BENCH_STORES names no store');
@@ -122,12 +136,14 @@ async function main(): Promise<void> {
       cleanups.push(() => opened.close());
       targets.push({ ...firstTarget, name: `${firstTarget.name}, console open`, console: true });
     }
-    const measure = async (input: OrderLoadInput, target: Target) => {
+    const measure = async (input: OrderLoadInput, target: Target): Promise<Measured> => {
       await (target.console ? viewer?.show() : viewer?.hide());
+      const cpu = await ServerCpu.start(target);
       const result = await load(input);
       const child = target.store ? children[STORES.indexOf(target.store)] : undefined;
+      // The projector's catching up is part of what the orders cost: inside the CPU window.
       if (child) await settleProjection(child.url, child.trader);
-      return result;
+      return { ...result, cpu: cpu.perOrder(result) };
     };
 
     const inputFor = (
@@ -153,7 +169,7 @@ async function main(): Promise<void> {
     const rows: Row[] = [];
     for (const workload of WORKLOADS) {
       const body = orderBatch(workload);
-      const byTarget = new Map<Target, OrderLoadResult[]>(targets.map((target) => [target, []]));
+      const byTarget = new Map<Target, Measured[]>(targets.map((target) => [target, []]));
       for (const target of targets) await measure(inputFor(target, body, WARMUP_MS), target);
       for (let run = 0; run < RUNS; run += 1) {
         for (const target of run % 2 === 0 ? targets : [...targets].reverse()) {
@@ -225,6 +241,54 @@ function bareAt(row: Row): string {
   return `${median(bare.map((result) => result.p99Ms)).toFixed(1)} ms (${median(ratios).toFixed(1)}×)`;
 }
 
+/** Median CPU µs per order of a row's closed-loop runs. */
+function cpuMedians(row: Row): CpuPerOrder {
+  return {
+    serverUs: median(row.runs.map((result) => result.cpu.serverUs)),
+    busiestThreadUs: median(row.runs.map((result) => result.cpu.busiestThreadUs)),
+    loadUs: median(row.runs.map((result) => result.cpu.loadUs)),
+  };
+}
+
+function cpuOf(row: Row): string {
+  const cpu = cpuMedians(row);
+  const busiest = Number.isNaN(cpu.busiestThreadUs) ? '–' : cpu.busiestThreadUs.toFixed(2);
+  return `${cpu.serverUs.toFixed(2)}, ${busiest}, ${cpu.loadUs.toFixed(2)}`;
+}
+
+/** The throughput goal of each workload, as a fraction of the bare server (issue 25). */
+const GOAL_RATIO: Record<Workload, number> = { entry: 0.5, crossing: 0.3 };
+
+/**
+ * What the goal's rate leaves each order on this machine's cores: at `ratio` × the bare
+ * server's rate, the load generator takes its CPU per order at that rate, the server may use
+ * the rest of the cores (all its threads and PostgreSQL's) and at most one core per thread.
+ */
+function budgetLines(rows: Row[]): string[] {
+  const cores = cpus().length;
+  const lines: string[] = [];
+  for (const workload of WORKLOADS) {
+    const bare = rows.find((row) => row.workload === workload && !row.target.store);
+    if (!bare) continue;
+    const ratio = GOAL_RATIO[workload];
+    const goalRate = ratio * median(bare.runs.map((result) => result.requestsPerSecond)) * ORDERS_PER_REQUEST;
+    for (const row of rows.filter(
+      (each) => each.workload === workload && each.target.store && !each.target.console,
+    )) {
+      const cpu = cpuMedians(row);
+      const serverBudgetUs = (cores * 1e6) / goalRate - cpu.loadUs;
+      const threadBudgetUs = 1e6 / goalRate;
+      lines.push(
+        `${workload}, ${row.target.name}: at ${ratio} × bare (${Math.round(goalRate).toLocaleString('en-US')} orders/s) ` +
+          `${cores} cores leave ${serverBudgetUs.toFixed(2)} µs/order for the server (it spends ${cpu.serverUs.toFixed(2)}, ` +
+          `${(cpu.serverUs / serverBudgetUs).toFixed(2)}×) and ${threadBudgetUs.toFixed(2)} for one thread ` +
+          `(its busiest spends ${cpu.busiestThreadUs.toFixed(2)}, ${(cpu.busiestThreadUs / threadBudgetUs).toFixed(2)}×)`,
+      );
+    }
+  }
+  return lines;
+}
+
 function report(rows: Row[]): void {
   const lines = [
     `Signed POST ${PATH}, ${ORDERS_PER_REQUEST} orders per request, durable before the answer, ` +
@@ -233,8 +297,8 @@ function report(rows: Row[]): void {
       'generator in their own processes, loopback)',
     ...(STORES.includes('postgres') ? [postgresSettingsLine()] : []),
     '',
-    '| workload | server | orders/s | p50 ms | p99 ms | × bare | goal orders/s | p99 at half the goal rate | p99 at half its own rate | bare p99 at that rate (×) |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| workload | server | orders/s | p50 ms | p99 ms | × bare | goal orders/s | p99 at half the goal rate | p99 at half its own rate | bare p99 at that rate (×) | CPU µs/order: server, busiest thread, load generator |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const row of rows) {
     const rps = median(row.runs.map((result) => result.requestsPerSecond));
@@ -244,9 +308,10 @@ function report(rows: Row[]): void {
         `${median(row.runs.map((result) => result.p50Ms)).toFixed(1)} | ` +
         `${median(row.runs.map((result) => result.p99Ms)).toFixed(1)} | ` +
         `${row.target.store ? median(row.ratios).toFixed(3) : '1'} | ${goal ? goal.toLocaleString('en-US') : '–'} | ` +
-        `${paced(row.pacedGoal)} | ${paced(row.pacedHalf)} | ${bareAt(row)} |`,
+        `${paced(row.pacedGoal)} | ${paced(row.pacedHalf)} | ${bareAt(row)} | ${cpuOf(row)} |`,
     );
   }
+  lines.push('', ...budgetLines(rows));
   for (const open of rows.filter((row) => row.target.console)) {
     const closed = rows.find(
       (row) => row.workload === open.workload && row.target.port === open.target.port && !row.target.console,

@@ -7,7 +7,8 @@
  *
  *   BENCH_RATES=0,1250,2500 BENCH_REPS=3 npx tsx bench/support/paced-probe.ts
  *
- * Also: BENCH_STORE=postgres, BENCH_CONNECTIONS (64), BENCH_CHILD_ENV (JSON of extra
+ * Also: BENCH_THREAD_NAMES=1 (every thread's CPU per order, summed by the thread's name),
+ * BENCH_STORE=postgres, BENCH_CONNECTIONS (64), BENCH_CHILD_ENV (JSON of extra
  * environment for the child), BENCH_NODE_OPTIONS (space-separated Node flags for the child,
  * e.g. `--trace-gc-nvp` with BENCH_CHILD_LOG=file to keep its output), BENCH_WINDOW_MS (also
  * print p99 and the largest latency of each window of that many ms: a long steady run,
@@ -17,7 +18,7 @@
 import { benchDatabase, postgresSettingsLine, startBourseChild } from './bourse-child.ts';
 import { ORDERS_PER_REQUEST, type Workload } from './order-batch.ts';
 import { entryLoad } from './order-load.ts';
-import { postgresBackends, processCpuMs, spent, threadCpuMs } from './thread-cpu.ts';
+import { postgresBackends, processCpuMs, spent, threadCpuMs, threadsByName } from './thread-cpu.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 const databaseUrl = process.env.BENCH_STORE === 'postgres' ? await benchDatabase(cleanups) : undefined;
@@ -46,9 +47,17 @@ function cpuText(threads: Map<number, number>, backends: Map<number, number>, or
   const busiest = Math.max(0, ...others);
   const rest = others.reduce((sum, ms) => sum + ms, 0) - busiest;
   const database = [...backends.values()].reduce((sum, ms) => sum + ms, 0);
+  const named =
+    process.env.BENCH_THREAD_NAMES === '1'
+      ? `\n  by thread: ${[...threadsByName(pid, threads)]
+          .filter(([, ms]) => ms > 0)
+          .map(([name, ms]) => `${name} ${perOrder(ms)}`)
+          .join(', ')}`
+      : '';
   return (
     `CPU µs/order: main ${perOrder(main)}, busiest other thread ${perOrder(busiest)}, rest ${perOrder(rest)}` +
-    (databaseUrl ? `, PostgreSQL backends ${perOrder(database)}` : '')
+    (databaseUrl ? `, PostgreSQL backends ${perOrder(database)}` : '') +
+    named
   );
 }
 

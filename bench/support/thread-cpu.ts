@@ -33,6 +33,25 @@ export function threadCpuMs(pid: number): Map<number, number> {
   return times;
 }
 
+/** `spent` (by thread id of `pid`) summed by the threads' names (Linux's comm), busiest first. */
+export function threadsByName(pid: number, spentByThread: Map<number, number>): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const [tid, ms] of spentByThread) {
+    let name = tid === pid ? 'main' : `thread ${tid}`;
+    if (tid !== pid) {
+      try {
+        name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      } catch {
+        // the thread ended
+      }
+    }
+    // Node leaves its threads named after the process: those are told apart by id.
+    if (name === 'node') name = `node ${tid}`;
+    byName.set(name, (byName.get(name) ?? 0) + ms);
+  }
+  return new Map([...byName].sort((a, b) => b[1] - a[1]));
+}
+
 /** CPU ms of each process in `pids`, by pid. */
 export function processCpuMs(pids: readonly number[]): Map<number, number> {
   return new Map(pids.map((pid) => [pid, statCpuMs(`/proc/${pid}/stat`)]));
