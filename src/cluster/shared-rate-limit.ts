@@ -41,6 +41,8 @@ const ADD = `INSERT INTO cluster_rate_counts (cluster, window_key, second, count
 /** Past seconds' rows are kept this long, then deleted (a few seconds would do). */
 const KEEP_SECONDS = 10;
 const CLEAN_EVERY_MS = 5_000;
+/** Clock readings per offset measure (at start and with each clean-up); the quickest counts. */
+const OFFSET_SAMPLES = 3;
 
 interface Count {
   second: number;
@@ -77,6 +79,11 @@ export class SharedRateLimiter {
     await limiter.measureOffset();
     limiter.timer = setInterval(() => void limiter.sync(), settings.syncMs);
     return limiter;
+  }
+
+  /** PostgreSQL's clock minus this process's, as last measured (ms). */
+  get clockOffsetMs(): number {
+    return this.offsetMs;
   }
 
   /** The current second on PostgreSQL's clock. */
@@ -170,14 +177,26 @@ export class SharedRateLimiter {
     await this.measureOffset();
   }
 
+  /**
+   * PostgreSQL's clock minus this process's, from the round trip of OFFSET_SAMPLES readings that
+   * took the least time: a reading is off by up to half its round trip, and on a loaded
+   * machine one round trip can take tens of ms, enough to put this edge's second boundaries
+   * that far from the other edges' and count a request in the wrong second.
+   */
   private async measureOffset(): Promise<void> {
-    const before = Date.now();
-    const { rows } = await this.settings.pool.query<{ ms: string }>(
-      'SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms',
-    );
-    const after = Date.now();
-    const row = rows[0];
-    if (row) this.offsetMs = Number(row.ms) - Math.round((before + after) / 2);
+    let best: { roundTripMs: number; offsetMs: number } | null = null;
+    for (let sample = 0; sample < OFFSET_SAMPLES; sample += 1) {
+      const before = performance.now();
+      const beforeMs = Date.now();
+      const { rows } = await this.settings.pool.query<{ ms: string }>(
+        'SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms',
+      );
+      const roundTripMs = performance.now() - before;
+      const row = rows[0];
+      if (row && (best === null || roundTripMs < best.roundTripMs))
+        best = { roundTripMs, offsetMs: Number(row.ms) - Math.round(beforeMs + roundTripMs / 2) };
+    }
+    if (best) this.offsetMs = best.offsetMs;
   }
 
   stop(): void {

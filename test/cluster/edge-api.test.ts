@@ -112,9 +112,12 @@ function restingBuy(clientOid: string) {
   };
 }
 
-/** Waits until the next second begins (on this machine's clock, which is PostgreSQL's here); that second. */
+/**
+ * Waits until the next second begins (on this machine's clock, which is PostgreSQL's here), and
+ * 25 ms more: each edge's second is PostgreSQL's as it measured it, within a few ms; that second.
+ */
 async function startOfSecond(): Promise<number> {
-  await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 5));
+  await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 25));
   return Math.floor(Date.now() / 1_000);
 }
 
@@ -141,27 +144,29 @@ async function withinOneSecond<T>(
 }
 
 /**
- * After `admitted` place requests let through in `second`: waits until the edges have reported
- * them all to PostgreSQL, then a few of their sync intervals (10 ms), so that whichever edge is
- * asked next has learnt the total. A fixed pause of two intervals was once shorter than an edge's
- * sync on a loaded machine (CI, 2026-11-26h: a fourth request of three let through). Gives up
- * when the second ends: the caller then tries again in a new one.
+ * The place requests the edges have reported to PostgreSQL for seconds from `since` on (every
+ * second of an attempt and the one before, whichever second each edge counted a request in).
  */
-async function untilReported(
-  pool: pg.Pool,
-  cluster: string,
-  second: number,
-  admitted: number,
-): Promise<void> {
-  while (stillIn(second)) {
-    const { rows } = await pool.query<{ n: string }>(
-      `SELECT COALESCE(SUM(count), 0) AS n FROM cluster_rate_counts
-        WHERE cluster = $1 AND left(window_key, length($2)) = $2 AND second = $3`,
-      [cluster, `${PLACE}|`, second],
-    );
-    if (Number(rows[0]?.n ?? 0) >= admitted) break;
+async function reportedPlaces(pool: pg.Pool, cluster: string, since: number): Promise<number> {
+  const { rows } = await pool.query<{ n: string }>(
+    `SELECT COALESCE(SUM(count), 0) AS n FROM cluster_rate_counts
+      WHERE cluster = $1 AND left(window_key, length($2)) = $2 AND second >= $3`,
+    [cluster, `${PLACE}|`, since],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * Waits until the edges have reported `total` place requests since `since` to PostgreSQL, then a
+ * few of their sync intervals (10 ms), so that whichever edge is asked next has learnt the total.
+ * A fixed pause of two intervals was once shorter than an edge's sync on a loaded machine (CI,
+ * 2026-11-26h: a fourth request of three let through). Gives up after a second: the caller's
+ * requests then spill into the next second, and it tries again in a new one.
+ */
+async function untilReported(pool: pg.Pool, cluster: string, since: number, total: number): Promise<void> {
+  const deadline = performance.now() + 1_000;
+  while (performance.now() < deadline && (await reportedPlaces(pool, cluster, since)) < total)
     await new Promise((resolve) => setTimeout(resolve, 5));
-  }
   await new Promise((resolve) => setTimeout(resolve, 40));
 }
 
@@ -304,11 +309,13 @@ await postgresTests('cluster edge API tests', [
       t.after(() => pool.end());
       // Each request is decided on the shared count: the next waits until the edges know it.
       const placeEach = async (through: Engine[], prefix: string): Promise<string[]> => {
-        const second = Math.floor(Date.now() / 1_000);
+        const since = Math.floor(Date.now() / 1_000) - 1;
+        const before = await reportedPlaces(pool, name, since);
         const codes: string[] = [];
         for (const [n, edge] of through.entries()) {
           codes.push(await placeThrough(edge, credentials, `${prefix}-${n}`));
-          await untilReported(pool, name, second, codes.filter((code) => code === '00000').length);
+          const admitted = codes.filter((code) => code === '00000').length;
+          await untilReported(pool, name, since, before + admitted);
         }
         return codes;
       };

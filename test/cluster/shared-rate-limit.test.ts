@@ -4,6 +4,7 @@
  * figure follows from the calls: a limit of 10 per second.
  */
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import pg from 'pg';
 import { SharedRateLimiter } from '../../src/cluster/shared-rate-limit.ts';
 import { databaseFor, postgresTests } from '../persistence/postgres-test-database.ts';
@@ -83,3 +84,27 @@ await postgresTests('shared rate limits', [
     },
   },
 ]);
+
+test('an edge takes PostgreSQL’s clock from its quickest reading: one slow reading would shift its seconds', async () => {
+  let readings = 0;
+  // PostgreSQL's clock is this one; the first reading's answer comes 200 ms late, read at its end
+  // (as on a loaded machine), which taken alone would put the edge's seconds 100 ms ahead.
+  const pool = {
+    async query(text: string) {
+      if (!text.includes('clock_timestamp')) return { rows: [] };
+      readings += 1;
+      if (readings === 1) await new Promise((resolve) => setTimeout(resolve, 200));
+      return { rows: [{ ms: String(Date.now()) }] };
+    },
+  } as unknown as pg.Pool;
+  const limiter = await SharedRateLimiter.start({
+    pool,
+    cluster: 'offset',
+    config: { enabled: true, scale: 1, overrides: {} },
+    syncMs: 60_000,
+    onError: (error: unknown) => assert.fail(String(error)),
+  });
+  limiter.stop();
+  assert.equal(readings, 3);
+  assert.ok(Math.abs(limiter.clockOffsetMs) <= 20, `offset ${limiter.clockOffsetMs} ms`);
+});
