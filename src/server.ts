@@ -196,10 +196,13 @@ async function openProjector(
     {
       project: store.project.bind(store),
       ...(store.projectedSeq ? { projectedSeq: store.projectedSeq.bind(store) } : {}),
+      ...(store.stage ? { stage: store.stage.bind(store) } : {}),
     },
     projectedSeq,
     {
       onError,
+      // Rows staged in the store's writer and lost with it are staged again from the journal.
+      reload: async (afterSeq) => (await recover(store, { eventsAfter: afterSeq })).unprojected,
       maxLagEntries: config.projectionMaxLagEntries,
       gatherMs: config.projectionGatherMs,
       ...(store.projectBatchEntries ? { maxBatchEntries: store.projectBatchEntries } : {}),

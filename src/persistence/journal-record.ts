@@ -109,6 +109,20 @@ export function projectionRowsOf(entries: readonly JournalEntry[]): RowBatch {
   return batch;
 }
 
+/** The projection rows of entries, without the position (staged ahead of their write: sqlite-writer.ts). */
+export function eventRowsOf(entries: readonly JournalEntry[]): RowBatch {
+  const batch = new RowBatch();
+  for (const entry of entries) projectEvents(batch, entry.events);
+  return batch;
+}
+
+/** The projector's position alone (the write of rows staged before). */
+export function positionRowsOf(seq: number): RowBatch {
+  const batch = new RowBatch();
+  batch.add(PROJECTOR_POSITION, projectorPositionValues(seq));
+  return batch;
+}
+
 /** A journal record by its sequence number and body (what a pipelined append checks is stored). */
 export interface JournalMark {
   seq: number;

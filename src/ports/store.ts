@@ -338,6 +338,14 @@ export interface Store {
    * last of them, in one transaction (all or none). Called in sequence order, one at a time.
    */
   project?(entries: readonly JournalEntry[]): Promise<void>;
+  /**
+   * Hands the projection rows of durable entries to the store's writer at once, so that the
+   * projector keeps only their sequence numbers; `project` then writes what was staged, given
+   * entries that carry only their `seq`. A `project` whose staged rows were lost (the writer
+   * restarted) fails with code STAGED_ROWS_MISSING and writes nothing: the projector then
+   * stages them again from the journal (runtime/projector.ts).
+   */
+  stage?(entries: readonly JournalEntry[]): void;
   /** The projector's stored position: every entry up to it has its projection rows written. */
   projectedSeq?(): Promise<number>;
   /**

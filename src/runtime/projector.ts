@@ -13,6 +13,11 @@
  * batch that failed on the way back (committed, then the connection cut) is found by the
  * stored position before the retry and not written again.
  * Reads wait on `reached` (projected-reads.ts).
+ *
+ * A store that stages rows (`Store.stage`: the SQLite writer thread) is given each entry's
+ * rows in the turn after it is handed over, and the queue keeps only the sequence numbers; if
+ * the store lost staged rows before their write, the entries after the position are read back
+ * from the journal (`reload`) and staged again (docs/persistence.md).
  */
 import type { JournalEntry, Store } from '../ports/store.ts';
 
@@ -34,6 +39,17 @@ export interface ProjectorOptions {
   onError?: (error: unknown) => void;
   /** Milliseconds now (the lag's age); injectable for tests. */
   nowMs?: () => number;
+  /**
+   * The entries after a sequence number, with their events, as the journal holds them now
+   * (recovery.ts): with a store that stages rows (`Store.stage`), what is staged again when the
+   * store lost the staged rows of entries not yet written.
+   */
+  reload?: (afterSeq: number) => Promise<readonly JournalEntry[]>;
+}
+
+/** A store's refusal of a write whose staged rows it no longer holds (Store.stage). */
+function isStagedRowsMissing(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'STAGED_ROWS_MISSING';
 }
 
 interface Waiter {
@@ -106,8 +122,17 @@ export class Projector {
   private handedAt: { seq: number; atMs: number }[] = [];
   private readonly nowMs: () => number;
 
+  /**
+   * With a store that stages rows: entries handed over and not yet staged (staged in a later
+   * turn, after the answers of their append went out); the queue holds only their numbers.
+   */
+  private toStage: JournalEntry[] = [];
+  private stageScheduled = false;
+  /** Staging again from the journal: entries handed over meanwhile wait here. */
+  private restaging: JournalEntry[] | null = null;
+
   constructor(
-    private readonly store: Pick<Required<Store>, 'project'> & Pick<Store, 'projectedSeq'>,
+    private readonly store: Pick<Required<Store>, 'project'> & Pick<Store, 'projectedSeq' | 'stage'>,
     /** The stored position: every entry up to it is projected. */
     private projected: number,
     private readonly options: ProjectorOptions = {},
@@ -149,13 +174,26 @@ export class Projector {
    * is skipped (a rebuild may read back what the projector already holds); a gap is a bug.
    */
   enqueue(entries: readonly JournalEntry[]): void {
+    if (this.restaging !== null) {
+      for (const entry of entries) this.restaging.push(entry);
+      return;
+    }
     const before = this.queuedSeq;
     for (const entry of entries) {
       if (entry.seq <= this.queuedSeq) continue;
       if (entry.seq !== this.queuedSeq + 1)
         throw new Error(`projector gap: expected ${this.queuedSeq + 1}, handed ${entry.seq}`);
-      this.queue.push(entry);
+      if (this.store.stage) {
+        this.toStage.push(entry);
+        // The number alone (nothing of the entry kept alive): a staging store's `project` reads
+        // only the sequence numbers, and writes what `stage` gave it.
+        this.queue.push({ seq: entry.seq } as JournalEntry);
+      } else this.queue.push(entry);
       this.queuedSeq = entry.seq;
+    }
+    if (this.toStage.length > 0 && !this.stageScheduled) {
+      this.stageScheduled = true;
+      setImmediate(() => this.stageNow());
     }
     if (this.queuedSeq > before) this.handedAt.push({ seq: this.queuedSeq, atMs: this.nowMs() });
     this.schedule();
@@ -221,6 +259,45 @@ export class Projector {
     setImmediate(() => void this.write());
   }
 
+  private stageNow(): void {
+    this.stageScheduled = false;
+    if (this.toStage.length === 0) return;
+    const entries = this.toStage;
+    this.toStage = [];
+    this.store.stage?.(entries);
+  }
+
+  /**
+   * The store lost the staged rows of entries not yet written (its writer restarted): every
+   * entry after the position is read back from the journal with its events and staged again,
+   * then those handed over meanwhile. True once done; false when the journal could not be read
+   * (the next failed write tries again).
+   */
+  private async restage(): Promise<boolean> {
+    const reload = this.options.reload;
+    if (!reload) return false;
+    const meanwhile: JournalEntry[] = [];
+    this.restaging = meanwhile;
+    let reloaded: readonly JournalEntry[] | null = null;
+    try {
+      reloaded = await reload(this.projected);
+    } catch (error) {
+      this.options.onError?.(error);
+    }
+    this.restaging = null;
+    if (reloaded !== null) {
+      this.queue = [];
+      this.toStage = [];
+      this.handedAt = [];
+      this.queuedSeq = this.projected;
+      this.enqueue(reloaded);
+    }
+    // Entries the reload read are skipped; those after it follow on.
+    this.enqueue(meanwhile);
+    this.stageNow();
+    return reloaded !== null;
+  }
+
   /** Whether the last attempt at a batch failed (it is being retried). */
   get failing(): boolean {
     return this.failures > 0;
@@ -278,6 +355,7 @@ export class Projector {
   reset(seq: number): void {
     this.clearGatherTimer();
     this.queue = [];
+    this.toStage = [];
     this.handedAt = [];
     this.projected = seq;
     this.queuedSeq = seq;
@@ -301,6 +379,7 @@ export class Projector {
       // The batch leaves the queue; entries handed over meanwhile form the next one.
       const batch = this.queue.length <= this.maxBatch ? this.queue : this.queue.slice(0, this.maxBatch);
       this.queue = batch === this.queue ? [] : this.queue.slice(batch.length);
+      this.stageNow();
       try {
         await this.store.project(batch);
       } catch (error) {
@@ -314,6 +393,7 @@ export class Projector {
         this.failed();
         await new Promise((resolve) => setTimeout(resolve, waitMs));
         await this.readStoredPosition();
+        if (isStagedRowsMissing(error)) await this.restage();
         due = true;
         continue;
       }

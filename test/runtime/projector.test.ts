@@ -391,3 +391,71 @@ test('projector when stopped with entries queued leaves them unwritten and sched
     [],
   );
 });
+
+/**
+ * A store that stages rows (Store.stage): it keeps the rows staged for each sequence number, and
+ * a write writes those of its batch, refusing (STAGED_ROWS_MISSING) when any is missing, as the
+ * SQLite writer thread does once it has restarted.
+ */
+class StagingStore {
+  readonly staged = new Map<number, string>();
+  readonly written: string[] = [];
+  readonly stagedCalls: number[][] = [];
+
+  stage = (batch: readonly JournalEntry[]): void => {
+    this.stagedCalls.push(batch.map((entry) => entry.seq));
+    for (const entry of batch) this.staged.set(entry.seq, `rows of ${entry.seq}`);
+  };
+
+  project = async (batch: readonly JournalEntry[]): Promise<void> => {
+    await tick();
+    // Only the numbers reach a staging store's write.
+    for (const entry of batch) assert.deepEqual(Object.keys(entry), ['seq']);
+    if (batch.some((entry) => !this.staged.has(entry.seq)))
+      throw Object.assign(new Error('not staged'), { code: 'STAGED_ROWS_MISSING' });
+    for (const entry of batch) {
+      this.written.push(this.staged.get(entry.seq) as string);
+      this.staged.delete(entry.seq);
+    }
+  };
+
+  /** The writer restarted: what it held is gone. */
+  lose(): void {
+    this.staged.clear();
+  }
+}
+
+test('projector with a staging store keeps only numbers, and stages again from the journal rows its store lost', async () => {
+  const store = new StagingStore();
+  const journal = entries(1, 12);
+  const reloads: number[] = [];
+  const projector = new Projector(store, 0, {
+    retryMs: { first: 1, longest: 1 },
+    reload: async (afterSeq) => {
+      reloads.push(afterSeq);
+      await tick();
+      // Entries 11 and 12 are handed over while the journal is read back: they follow on.
+      projector.enqueue(journal.slice(10, 12));
+      return journal.slice(afterSeq, 10);
+    },
+  });
+  projector.enqueue(journal.slice(0, 4));
+  await projector.idle();
+  assert.deepEqual(store.written, ['rows of 1', 'rows of 2', 'rows of 3', 'rows of 4']);
+  // Staged, then lost before their write.
+  projector.enqueue(journal.slice(4, 8));
+  await turn();
+  assert.deepEqual(store.stagedCalls.at(-1), [5, 6, 7, 8]);
+  store.lose();
+  projector.enqueue(journal.slice(8, 10));
+  assert.equal(await projector.reached(12, 5_000), true);
+  assert.deepEqual(reloads, [4], 'read back from the position');
+  assert.deepEqual(
+    store.written,
+    journal.map((entry) => `rows of ${entry.seq}`),
+    'every entry written once, in order, no hole',
+  );
+  assert.equal(projector.position, 12);
+  assert.equal(projector.lag, 0);
+  projector.stop();
+});

@@ -18,12 +18,14 @@
  * the ones queued behind a failed one are refused, so the journal gets no gap).
  */
 import Database from 'better-sqlite3';
-import type { Snapshot, Store } from '../../ports/store.ts';
+import type { JournalEntry, Snapshot, Store } from '../../ports/store.ts';
 import {
   INITIAL_PROJECTOR_POSITION_SQL,
   journalRowsOf,
   PROJECTOR_POSITION_SQL,
   projectionRowsOf,
+  eventRowsOf,
+  positionRowsOf,
   replacementRowsOf,
   rowsOfEntries,
 } from '../journal-record.ts';
@@ -111,6 +113,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     }
   }
   const writer = new SqliteWriter(file, options.writer ?? 'inline', db);
+  // Projection rows go to the writer thread as their entries become durable (`stage`), so the
+  // main thread holds no entry while it waits to be projected (docs/persistence.md).
+  const staging = writer.threaded;
   const retention = options.retention ?? DEFAULT_RETENTION;
   const pruning = sqlPruning(
     async (text, params) => prepared(text).all(...params) as Record<string, unknown>[],
@@ -174,8 +179,21 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     // milliseconds, not the hundred a batch of 256 took (docs/performance.md).
     projectBatchEntries: 32,
     async project(entries) {
+      if (staging) {
+        const [first, last] = [entries[0], entries.at(-1)];
+        if (first && last) await writer.projectStaged(first.seq, last.seq, positionRowsOf(last.seq));
+        return;
+      }
       await writer.project(projectionRowsOf(entries));
     },
+    ...(staging
+      ? {
+          stage(entries: readonly JournalEntry[]) {
+            const [first, last] = [entries[0], entries.at(-1)];
+            if (first && last) writer.stage(first.seq, last.seq, eventRowsOf(entries));
+          },
+        }
+      : {}),
     async projectedSeq() {
       const row = prepared(PROJECTOR_POSITION_SQL).get() as { seq: number } | undefined;
       return row?.seq ?? 0;

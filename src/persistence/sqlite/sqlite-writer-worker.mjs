@@ -5,7 +5,8 @@
 // statement-set.mjs) and then, per write, groups of rows: [statementIndex, rows], each row its
 // values in the statement's column order.
 // Messages are handled in order, each answered with its outcome, except that appends go ahead
-// of projection writes queued before them (answers wait for appends alone). Appends that
+// of projection writes queued before them (answers wait for appends alone), and staged
+// projection rows (`stage`) are kept as they arrive, unanswered, for a later projection write. Appends that
 // queued while the thread was busy (a commit's fsync) commit together: one transaction and one
 // fsync for all of them (group commit across appends), all or none.
 import { parentPort, receiveMessageOnPort, Worker, workerData } from 'node:worker_threads';
@@ -76,13 +77,61 @@ function append(appends) {
   }
 }
 
+// Projection rows staged as their entries became durable (sqlite-writer.ts `stage`), oldest
+// first: { from, seq, groups }, the rows of the entries from `from` to `seq`. A projection write
+// `through` a sequence number writes those up to it, with the projector's position, in one
+// transaction; the main thread keeps only the numbers (runtime/projector.ts).
+let staged = [];
+
+/** Refuses a projection write whose staged rows are not all here (a thread started since lost them). */
+function stagedMissing(from, through) {
+  return Object.assign(new Error(`the projection rows of entries ${from} to ${through} are not staged`), {
+    code: 'STAGED_ROWS_MISSING',
+  });
+}
+
+/**
+ * The staged groups of entries `from` to `through`, one per statement with its rows in staging
+ * order (fuller multi-row inserts), the inserting statements before the upserting ones: a key
+ * is inserted only where it first appears, so a later entry's upsert of it must come after
+ * (each group is [statement, rows, upserts]). Throws when any entry's rows are missing, so the
+ * position never passes rows that were not written.
+ */
+function stagedGroups(from, through) {
+  // Parts before `from` were written already (a write that failed on the way back).
+  staged = staged.filter((part) => part.seq >= from);
+  const inserts = new Map();
+  const upserts = new Map();
+  let next = from;
+  for (const part of staged) {
+    if (part.seq > through) break;
+    if (part.from !== next) throw stagedMissing(from, through);
+    next = part.seq + 1;
+    for (const [index, rows, upsert] of part.groups) {
+      const byIndex = upsert === 1 ? upserts : inserts;
+      const merged = byIndex.get(index);
+      if (merged === undefined) byIndex.set(index, rows.slice());
+      else for (const row of rows) merged.push(row);
+    }
+  }
+  if (next !== through + 1) throw stagedMissing(from, through);
+  return [...inserts, ...upserts];
+}
+
 function handle(request) {
   if (request.statements) statements.add(request.statements);
   switch (request.op) {
     case 'write':
       // Appends (chained writes) go through handleQueued's runs, never here.
-      if (request.projection === true) project(request.groups);
-      else write([request.groups]);
+      if (request.projection === true && request.through !== undefined) {
+        project(stagedGroups(request.from, request.through).concat(request.groups));
+        staged = staged.filter((part) => part.seq > request.through);
+      } else if (request.projection === true) project(request.groups);
+      else {
+        write([request.groups]);
+        // The operator's reset: the store holds the new journal alone, staged rows are of the old.
+        if (request.replacing === true) staged = [];
+      }
       return undefined;
     case 'resume':
       refusing = null;
@@ -117,7 +166,19 @@ function receiveQueued() {
     message !== undefined;
     message = receiveMessageOnPort(parentPort)
   )
-    queued.push(message.message);
+    take(message.message);
+}
+
+/** A message received: staged rows are kept at once (no answer), anything else queued. */
+function take(message) {
+  if (message.op !== 'stage') return void queued.push(message);
+  // Statements are numbered in the order they are sent: those of the requests queued first.
+  for (const request of queued) {
+    if (request.statements) statements.add(request.statements);
+    delete request.statements;
+  }
+  if (message.statements) statements.add(message.statements);
+  staged.push({ from: message.from, seq: message.seq, groups: message.groups });
 }
 
 /**
@@ -160,7 +221,7 @@ function appendRun(at) {
  * main thread (sqlite-writer.ts) matches by id.
  */
 function handleQueued(first) {
-  queued.push(first);
+  take(first);
   for (;;) {
     receiveQueued();
     if (queued.length === 0) return;

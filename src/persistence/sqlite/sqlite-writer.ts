@@ -36,8 +36,21 @@ interface Waiting {
   reject: (error: Error) => void;
 }
 
+/** A staged group: its statement, its rows, and 1 when the statement upserts. */
+type StagedGroup = [number, Value[][], 0 | 1];
+
 type WriterRequest =
-  | { op: 'write'; groups: Group[]; chained?: boolean; projection?: boolean }
+  | {
+      op: 'write';
+      groups: Group[];
+      chained?: boolean;
+      projection?: boolean;
+      /** A projection write of the rows staged for entries `from` to `through`. */
+      from?: number;
+      through?: number;
+      /** The operator's reset: staged rows are dropped. */
+      replacing?: boolean;
+    }
   | { op: 'resume' }
   | { op: 'pragma'; text: string }
   | { op: 'close' };
@@ -141,12 +154,40 @@ export class SqliteWriter {
   }
 
   /**
+   * Hands the writer thread the projection rows of entries `from` to `seq`, to be written by a
+   * later `projectStaged` (thread only). No answer: a thread that stops loses them, and the
+   * write that needs them is then refused (STAGED_ROWS_MISSING) rather than passing them.
+   */
+  stage(from: number, seq: number, batch: RowBatch): void {
+    // Each group marked 1 when it upserts: the thread merges the staged groups per statement,
+    // and writes every insert before any upsert, so an order inserted by one entry and
+    // updated by a later one is inserted first whatever order the statements first came in.
+    const groups = this.groupsOf(batch).map(([index, rows], at): StagedGroup => [
+      index,
+      rows,
+      batch.targets[at]?.mode === 'upsert' ? 1 : 0,
+    ]);
+    const worker = this.worker ?? this.start();
+    const statements = this.unsent;
+    this.unsent = [];
+    worker.postMessage({ op: 'stage', from, seq, groups, ...(statements.length > 0 ? { statements } : {}) });
+  }
+
+  /**
+   * Writes the rows staged for entries `from` to `through`, and `batch` (the projector's
+   * position), in one projection transaction.
+   */
+  projectStaged(from: number, through: number, batch: RowBatch): Promise<unknown> {
+    return this.request({ op: 'write', groups: this.groupsOf(batch), projection: true, from, through });
+  }
+
+  /**
    * Empties every table and writes `batch`, in one transaction (the operator's reset): the
    * store then holds the batch alone, or, if anything fails, what it held before.
    */
   replaceAll(batch: RowBatch): Promise<unknown> {
     const wipe = storedTableNames().map((name): Group => [this.statementFor(`DELETE FROM ${name}`), [[]]]);
-    return this.request({ op: 'write', groups: [...wipe, ...this.groupsOf(batch)] });
+    return this.request({ op: 'write', groups: [...wipe, ...this.groupsOf(batch)], replacing: true });
   }
 
   private groupsOf(batch: RowBatch): Group[] {

@@ -170,3 +170,62 @@ test('write under a light load is checkpointed once its commits have waited', as
   const size = await fileReaches(file, emptyBytes + 200_000);
   assert.ok(size >= emptyBytes + 200_000, `database file ${size} bytes`);
 });
+
+test('projectStaged writes the rows staged for its entries with its own, and refuses what is not all staged', async (t) => {
+  const { writer, journalSeqs } = writerOnFreshFile(t);
+  // Rows staged for entries 1-2 and 3; the write through 3 adds its own (the position's stand-in).
+  writer.stage(1, 2, journalRows(1, 2));
+  writer.stage(3, 3, journalRows(3, 3));
+  await writer.projectStaged(1, 3, journalRows(100, 100));
+  assert.deepEqual(journalSeqs(), [1, 2, 3, 100]);
+  // Entry 5's rows were never staged: nothing is written, not even the write's own row.
+  writer.stage(4, 4, journalRows(4, 4));
+  await assert.rejects(writer.projectStaged(4, 5, journalRows(101, 101)), { code: 'STAGED_ROWS_MISSING' });
+  assert.deepEqual(journalSeqs(), [1, 2, 3, 100]);
+  // A thread that stops loses what it held: the next write's thread has nothing staged.
+  await writer.close();
+  await assert.rejects(writer.projectStaged(4, 4, journalRows(102, 102)), { code: 'STAGED_ROWS_MISSING' });
+  assert.deepEqual(journalSeqs(), [1, 2, 3, 100]);
+  writer.stage(4, 4, journalRows(4, 4));
+  await writer.projectStaged(4, 4, journalRows(103, 103));
+  assert.deepEqual(journalSeqs(), [1, 2, 3, 4, 100, 103]);
+});
+
+test('projectStaged writes an order inserted by one staged entry before a later entry’s update of it', async (t) => {
+  const { writer, file } = writerOnFreshFile(t);
+  const setup = new Database(file);
+  for (const statement of ddl(tableOf('orders'), 'sqlite')) setup.exec(statement);
+  setup.close();
+  const upsert = targetOf('orders', 'upsert');
+  const insert = targetOf('orders', 'insert');
+  const order = (
+    id: string,
+    status: string,
+  ): [string, string, string, string, string, string, number, number, string] => [
+    id,
+    '1',
+    id,
+    'SPOT',
+    'BTCUSDT',
+    status,
+    1,
+    1,
+    '[1]',
+  ];
+  // Entry 1 updates an older order first (its upserts come first in its batch), then opens o2;
+  // entry 2 fills o2. Merged per statement, o2's upsert would run before its insert.
+  const first = new RowBatch();
+  first.add(upsert, order('o1', 'cancelled'));
+  first.addNew(insert, order('o2', 'live'));
+  const second = new RowBatch();
+  second.add(upsert, order('o2', 'filled'));
+  writer.stage(1, 1, first);
+  writer.stage(2, 2, second);
+  await writer.projectStaged(1, 2, journalRows(2, 2));
+  const reader = new Database(file, { readonly: true });
+  t.after(() => reader.close());
+  assert.deepEqual(reader.prepare('SELECT order_id, status FROM orders ORDER BY order_id').all(), [
+    { order_id: 'o1', status: 'cancelled' },
+    { order_id: 'o2', status: 'filled' },
+  ]);
+});
