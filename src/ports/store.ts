@@ -341,7 +341,8 @@ export interface Store {
   /**
    * Hands the projection rows of durable entries to the store's writer at once, so that the
    * projector keeps only their sequence numbers; `project` then writes what was staged, given
-   * entries that carry only their `seq`. A `project` whose staged rows were lost (the writer
+   * entries that carry only their `seq` (whole entries it writes from their events, as any
+   * store). A `project` whose staged rows were lost (the writer
    * restarted) fails with code STAGED_ROWS_MISSING and writes nothing: the projector then
    * stages them again from the journal (runtime/projector.ts).
    */

@@ -130,6 +130,8 @@ export class Projector {
   private stageScheduled = false;
   /** Staging again from the journal: entries handed over meanwhile wait here. */
   private restaging: JournalEntry[] | null = null;
+  /** The last sequence number of each group staged and not yet written, in order. */
+  private stagedEnds: number[] = [];
 
   constructor(
     private readonly store: Pick<Required<Store>, 'project'> & Pick<Store, 'projectedSeq' | 'stage'>,
@@ -265,6 +267,27 @@ export class Projector {
     const entries = this.toStage;
     this.toStage = [];
     this.store.stage?.(entries);
+    this.stagedEnds.push((entries[entries.length - 1] as JournalEntry).seq);
+  }
+
+  /**
+   * How many queued entries the next batch takes: `maxBatch` at most, except that with a
+   * staging store a batch ends where a staged group ends (the store writes groups whole), and
+   * takes at least the first group, however long.
+   */
+  private batchLength(): number {
+    if (!this.store.stage) return Math.min(this.queue.length, this.maxBatch);
+    const first = (this.queue[0] as JournalEntry).seq;
+    let written = 0;
+    while (written < this.stagedEnds.length && (this.stagedEnds[written] as number) < first) written += 1;
+    if (written > 0) this.stagedEnds.splice(0, written);
+    const limit = first + this.maxBatch - 1;
+    let end = this.stagedEnds[0] ?? first + this.queue.length - 1;
+    for (const groupEnd of this.stagedEnds) {
+      if (groupEnd > limit) break;
+      end = groupEnd;
+    }
+    return Math.min(this.queue.length, end - first + 1);
   }
 
   /**
@@ -288,6 +311,7 @@ export class Projector {
     if (reloaded !== null) {
       this.queue = [];
       this.toStage = [];
+      this.stagedEnds = [];
       this.handedAt = [];
       this.queuedSeq = this.projected;
       this.enqueue(reloaded);
@@ -356,6 +380,7 @@ export class Projector {
     this.clearGatherTimer();
     this.queue = [];
     this.toStage = [];
+    this.stagedEnds = [];
     this.handedAt = [];
     this.projected = seq;
     this.queuedSeq = seq;
@@ -377,9 +402,10 @@ export class Projector {
     while (this.queue.length > 0 && !this.stopped && (due || this.dueNow())) {
       due = false;
       // The batch leaves the queue; entries handed over meanwhile form the next one.
-      const batch = this.queue.length <= this.maxBatch ? this.queue : this.queue.slice(0, this.maxBatch);
-      this.queue = batch === this.queue ? [] : this.queue.slice(batch.length);
       this.stageNow();
+      const length = this.batchLength();
+      const batch = this.queue.length <= length ? this.queue : this.queue.slice(0, length);
+      this.queue = batch === this.queue ? [] : this.queue.slice(batch.length);
       try {
         await this.store.project(batch);
       } catch (error) {

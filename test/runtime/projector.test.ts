@@ -393,35 +393,47 @@ test('projector when stopped with entries queued leaves them unwritten and sched
 });
 
 /**
- * A store that stages rows (Store.stage): it keeps the rows staged for each sequence number, and
- * a write writes those of its batch, refusing (STAGED_ROWS_MISSING) when any is missing, as the
- * SQLite writer thread does once it has restarted.
+ * A store that stages rows (Store.stage) as the SQLite writer thread does: each `stage` call is
+ * a group, kept until written; a group staged again from an entry on replaces those staged from
+ * it on; a write takes whole groups and is refused (STAGED_ROWS_MISSING) unless the groups staged
+ * cover its entries exactly.
  */
 class StagingStore {
-  readonly staged = new Map<number, string>();
-  readonly written: string[] = [];
+  private groups: { from: number; seq: number }[] = [];
+  readonly written: number[] = [];
+  readonly batches: number[][] = [];
   readonly stagedCalls: number[][] = [];
 
   stage = (batch: readonly JournalEntry[]): void => {
-    this.stagedCalls.push(batch.map((entry) => entry.seq));
-    for (const entry of batch) this.staged.set(entry.seq, `rows of ${entry.seq}`);
+    const seqs = batch.map((entry) => entry.seq);
+    this.stagedCalls.push(seqs);
+    const from = seqs[0] as number;
+    this.groups = this.groups.filter((group) => group.seq < from);
+    this.groups.push({ from, seq: seqs.at(-1) as number });
   };
 
   project = async (batch: readonly JournalEntry[]): Promise<void> => {
     await tick();
     // Only the numbers reach a staging store's write.
     for (const entry of batch) assert.deepEqual(Object.keys(entry), ['seq']);
-    if (batch.some((entry) => !this.staged.has(entry.seq)))
-      throw Object.assign(new Error('not staged'), { code: 'STAGED_ROWS_MISSING' });
-    for (const entry of batch) {
-      this.written.push(this.staged.get(entry.seq) as string);
-      this.staged.delete(entry.seq);
+    const from = (batch[0] as JournalEntry).seq;
+    const through = (batch.at(-1) as JournalEntry).seq;
+    this.groups = this.groups.filter((group) => group.seq >= from);
+    let next = from;
+    for (const group of this.groups) {
+      if (group.seq > through) break;
+      if (group.from !== next) break;
+      next = group.seq + 1;
     }
+    if (next !== through + 1) throw Object.assign(new Error('not staged'), { code: 'STAGED_ROWS_MISSING' });
+    this.groups = this.groups.filter((group) => group.seq > through);
+    this.batches.push(batch.map((entry) => entry.seq));
+    for (let seq = from; seq <= through; seq += 1) this.written.push(seq);
   };
 
   /** The writer restarted: what it held is gone. */
   lose(): void {
-    this.staged.clear();
+    this.groups = [];
   }
 }
 
@@ -441,7 +453,7 @@ test('projector with a staging store keeps only numbers, and stages again from t
   });
   projector.enqueue(journal.slice(0, 4));
   await projector.idle();
-  assert.deepEqual(store.written, ['rows of 1', 'rows of 2', 'rows of 3', 'rows of 4']);
+  assert.deepEqual(store.written, [1, 2, 3, 4]);
   // Staged, then lost before their write.
   projector.enqueue(journal.slice(4, 8));
   await turn();
@@ -452,10 +464,36 @@ test('projector with a staging store keeps only numbers, and stages again from t
   assert.deepEqual(reloads, [4], 'read back from the position');
   assert.deepEqual(
     store.written,
-    journal.map((entry) => `rows of ${entry.seq}`),
+    journal.map((entry) => entry.seq),
     'every entry written once, in order, no hole',
   );
   assert.equal(projector.position, 12);
   assert.equal(projector.lag, 0);
+  projector.stop();
+});
+
+test('projector with a staging store ends each batch where a staged group ends', async () => {
+  const store = new StagingStore();
+  const journal = entries(1, 11);
+  const projector = new Projector(store, 0, { maxBatchEntries: 3, gatherMs: 60_000, gatherEntries: 3 });
+  // Groups of two, each staged in a turn of its own, then one of five: more than a batch.
+  for (const group of [journal.slice(0, 2), journal.slice(2, 4), journal.slice(4, 6), journal.slice(6, 11)]) {
+    projector.enqueue(group);
+    await turn();
+  }
+  assert.equal(await projector.reached(11, 5_000), true);
+  assert.deepEqual(store.stagedCalls, [
+    [1, 2],
+    [3, 4],
+    [5, 6],
+    [7, 8, 9, 10, 11],
+  ]);
+  // Three entries at most per batch, but never a group cut: 2, 2, 2, then the five whole.
+  assert.deepEqual(store.batches, [
+    [1, 2],
+    [3, 4],
+    [5, 6],
+    [7, 8, 9, 10, 11],
+  ]);
   projector.stop();
 });

@@ -127,11 +127,7 @@ function handle(request) {
         project(stagedGroups(request.from, request.through).concat(request.groups));
         staged = staged.filter((part) => part.seq > request.through);
       } else if (request.projection === true) project(request.groups);
-      else {
-        write([request.groups]);
-        // The operator's reset: the store holds the new journal alone, staged rows are of the old.
-        if (request.replacing === true) staged = [];
-      }
+      else write([request.groups]);
       return undefined;
     case 'resume':
       refusing = null;
@@ -178,6 +174,9 @@ function take(message) {
     delete request.statements;
   }
   if (message.statements) statements.add(message.statements);
+  // Rows staged again from an entry on (after a restart of this thread, or the operator's
+  // reset) replace those staged before for it and every later one.
+  staged = staged.filter((part) => part.seq < message.from);
   staged.push({ from: message.from, seq: message.seq, groups: message.groups });
 }
 

@@ -48,8 +48,6 @@ type WriterRequest =
       /** A projection write of the rows staged for entries `from` to `through`. */
       from?: number;
       through?: number;
-      /** The operator's reset: staged rows are dropped. */
-      replacing?: boolean;
     }
   | { op: 'resume' }
   | { op: 'pragma'; text: string }
@@ -187,7 +185,7 @@ export class SqliteWriter {
    */
   replaceAll(batch: RowBatch): Promise<unknown> {
     const wipe = storedTableNames().map((name): Group => [this.statementFor(`DELETE FROM ${name}`), [[]]]);
-    return this.request({ op: 'write', groups: [...wipe, ...this.groupsOf(batch)], replacing: true });
+    return this.request({ op: 'write', groups: [...wipe, ...this.groupsOf(batch)] });
   }
 
   private groupsOf(batch: RowBatch): Group[] {

@@ -229,3 +229,15 @@ test('projectStaged writes an order inserted by one staged entry before a later 
     { order_id: 'o2', status: 'filled' },
   ]);
 });
+
+test('rows staged again from an entry on replace those staged before for it and after', async (t) => {
+  const { writer, journalSeqs } = writerOnFreshFile(t);
+  writer.stage(1, 2, journalRows(1, 2));
+  writer.stage(3, 4, journalRows(3, 4));
+  // Staged again from entry 2 (as after a restart): entry 2's group now starts there.
+  writer.stage(2, 4, journalRows(12, 14));
+  await assert.rejects(writer.projectStaged(1, 4, journalRows(100, 100)), { code: 'STAGED_ROWS_MISSING' });
+  writer.stage(1, 4, journalRows(21, 24));
+  await writer.projectStaged(1, 4, journalRows(100, 100));
+  assert.deepEqual(journalSeqs(), [21, 22, 23, 24, 100]);
+});
