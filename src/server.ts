@@ -197,6 +197,7 @@ async function openProjector(
       project: store.project.bind(store),
       ...(store.projectedSeq ? { projectedSeq: store.projectedSeq.bind(store) } : {}),
       ...(store.stage ? { stage: store.stage.bind(store) } : {}),
+      ...(store.projectStaged ? { projectStaged: store.projectStaged.bind(store) } : {}),
     },
     projectedSeq,
     {

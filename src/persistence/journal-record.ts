@@ -102,8 +102,7 @@ export function journalRowsOf(entries: readonly JournalEntry[]): RowBatch {
  * of them, for one transaction: the position moves exactly with the rows it covers.
  */
 export function projectionRowsOf(entries: readonly JournalEntry[]): RowBatch {
-  const batch = new RowBatch();
-  for (const entry of entries) projectEvents(batch, entry.events);
+  const batch = eventRowsOf(entries);
   const last = entries.at(-1);
   if (last) batch.add(PROJECTOR_POSITION, projectorPositionValues(last.seq));
   return batch;

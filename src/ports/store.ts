@@ -340,13 +340,17 @@ export interface Store {
   project?(entries: readonly JournalEntry[]): Promise<void>;
   /**
    * Hands the projection rows of durable entries to the store's writer at once, so that the
-   * projector keeps only their sequence numbers; `project` then writes what was staged, given
-   * entries that carry only their `seq` (whole entries it writes from their events, as any
-   * store). A `project` whose staged rows were lost (the writer
-   * restarted) fails with code STAGED_ROWS_MISSING and writes nothing: the projector then
-   * stages them again from the journal (runtime/projector.ts).
+   * projector keeps only their sequence numbers; `projectStaged` then writes them. A store has
+   * both or neither; `project` still writes whole entries from their events.
    */
   stage?(entries: readonly JournalEntry[]): void;
+  /**
+   * The rows `stage` was given for entries `from` to `through`, and the projector's position at
+   * `through`, in one transaction. When the store lost staged rows (its writer restarted) it
+   * fails with code STAGED_ROWS_MISSING and writes nothing: the projector then stages them
+   * again from the journal (runtime/projector.ts).
+   */
+  projectStaged?(from: number, through: number): Promise<void>;
   /** The projector's stored position: every entry up to it has its projection rows written. */
   projectedSeq?(): Promise<number>;
   /**

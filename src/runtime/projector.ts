@@ -14,7 +14,7 @@
  * stored position before the retry and not written again.
  * Reads wait on `reached` (projected-reads.ts).
  *
- * A store that stages rows (`Store.stage`: the SQLite writer thread) is given each entry's
+ * A store that stages rows (`Store.stage` and `projectStaged`: the SQLite writer thread) is given each entry's
  * rows in the turn after it is handed over, and the queue keeps only the sequence numbers; if
  * the store lost staged rows before their write, the entries after the position are read back
  * from the journal (`reload`) and staged again (docs/persistence.md).
@@ -134,7 +134,8 @@ export class Projector {
   private stagedEnds: number[] = [];
 
   constructor(
-    private readonly store: Pick<Required<Store>, 'project'> & Pick<Store, 'projectedSeq' | 'stage'>,
+    private readonly store: Pick<Required<Store>, 'project'> &
+      Pick<Store, 'projectedSeq' | 'stage' | 'projectStaged'>,
     /** The stored position: every entry up to it is projected. */
     private projected: number,
     private readonly options: ProjectorOptions = {},
@@ -185,10 +186,10 @@ export class Projector {
       if (entry.seq <= this.queuedSeq) continue;
       if (entry.seq !== this.queuedSeq + 1)
         throw new Error(`projector gap: expected ${this.queuedSeq + 1}, handed ${entry.seq}`);
-      if (this.store.stage) {
+      if (this.staging) {
         this.toStage.push(entry);
-        // The number alone (nothing of the entry kept alive): a staging store's `project` reads
-        // only the sequence numbers, and writes what `stage` gave it.
+        // The number alone (nothing of the entry kept alive): `projectStaged` writes what
+        // `stage` gave the store.
         this.queue.push({ seq: entry.seq } as JournalEntry);
       } else this.queue.push(entry);
       this.queuedSeq = entry.seq;
@@ -261,6 +262,11 @@ export class Projector {
     setImmediate(() => void this.write());
   }
 
+  /** Whether the store stages rows (Store.stage and Store.projectStaged). */
+  private get staging(): boolean {
+    return this.store.stage !== undefined && this.store.projectStaged !== undefined;
+  }
+
   private stageNow(): void {
     this.stageScheduled = false;
     if (this.toStage.length === 0) return;
@@ -276,7 +282,7 @@ export class Projector {
    * takes at least the first group, however long.
    */
   private batchLength(): number {
-    if (!this.store.stage) return Math.min(this.queue.length, this.maxBatch);
+    if (!this.staging) return Math.min(this.queue.length, this.maxBatch);
     const first = (this.queue[0] as JournalEntry).seq;
     let written = 0;
     while (written < this.stagedEnds.length && (this.stagedEnds[written] as number) < first) written += 1;
@@ -293,12 +299,12 @@ export class Projector {
   /**
    * The store lost the staged rows of entries not yet written (its writer restarted): every
    * entry after the position is read back from the journal with its events and staged again,
-   * then those handed over meanwhile. True once done; false when the journal could not be read
-   * (the next failed write tries again).
+   * then those handed over meanwhile. When the journal cannot be read, the next failed write
+   * tries again.
    */
-  private async restage(): Promise<boolean> {
+  private async restage(): Promise<void> {
     const reload = this.options.reload;
-    if (!reload) return false;
+    if (!reload) return;
     const meanwhile: JournalEntry[] = [];
     this.restaging = meanwhile;
     let reloaded: readonly JournalEntry[] | null = null;
@@ -319,7 +325,6 @@ export class Projector {
     // Entries the reload read are skipped; those after it follow on.
     this.enqueue(meanwhile);
     this.stageNow();
-    return reloaded !== null;
   }
 
   /** Whether the last attempt at a batch failed (it is being retried). */
@@ -407,7 +412,12 @@ export class Projector {
       const batch = this.queue.length <= length ? this.queue : this.queue.slice(0, length);
       this.queue = batch === this.queue ? [] : this.queue.slice(batch.length);
       try {
-        await this.store.project(batch);
+        if (this.staging)
+          await this.store.projectStaged?.(
+            (batch[0] as JournalEntry).seq,
+            (batch[batch.length - 1] as JournalEntry).seq,
+          );
+        else await this.store.project(batch);
       } catch (error) {
         // Nothing of the batch was written (one transaction): it goes back in front, and is
         // tried again later; nothing after it is written first.

@@ -412,12 +412,10 @@ class StagingStore {
     this.groups.push({ from, seq: seqs.at(-1) as number });
   };
 
-  project = async (batch: readonly JournalEntry[]): Promise<void> => {
+  project = (): Promise<void> => Promise.reject(new Error('a staging projector writes staged rows'));
+
+  projectStaged = async (from: number, through: number): Promise<void> => {
     await tick();
-    // Only the numbers reach a staging store's write.
-    for (const entry of batch) assert.deepEqual(Object.keys(entry), ['seq']);
-    const from = (batch[0] as JournalEntry).seq;
-    const through = (batch.at(-1) as JournalEntry).seq;
     this.groups = this.groups.filter((group) => group.seq >= from);
     let next = from;
     for (const group of this.groups) {
@@ -427,8 +425,10 @@ class StagingStore {
     }
     if (next !== through + 1) throw Object.assign(new Error('not staged'), { code: 'STAGED_ROWS_MISSING' });
     this.groups = this.groups.filter((group) => group.seq > through);
-    this.batches.push(batch.map((entry) => entry.seq));
-    for (let seq = from; seq <= through; seq += 1) this.written.push(seq);
+    const seqs: number[] = [];
+    for (let seq = from; seq <= through; seq += 1) seqs.push(seq);
+    this.batches.push(seqs);
+    this.written.push(...seqs);
   };
 
   /** The writer restarted: what it held is gone. */

@@ -179,13 +179,6 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     // milliseconds, not the hundred a batch of 256 took (docs/performance.md).
     projectBatchEntries: 32,
     async project(entries) {
-      // Entries that carry only their number had their rows staged (`stage`); whole entries
-      // (a caller that does not stage) are written from their events.
-      const [first, last] = [entries[0], entries.at(-1)];
-      if (staging && first && last && first.events === undefined) {
-        await writer.projectStaged(first.seq, last.seq, positionRowsOf(last.seq));
-        return;
-      }
       await writer.project(projectionRowsOf(entries));
     },
     ...(staging
@@ -193,6 +186,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
           stage(entries: readonly JournalEntry[]) {
             const [first, last] = [entries[0], entries.at(-1)];
             if (first && last) writer.stage(first.seq, last.seq, eventRowsOf(entries));
+          },
+          async projectStaged(from: number, through: number) {
+            await writer.projectStaged(from, through, positionRowsOf(through));
           },
         }
       : {}),

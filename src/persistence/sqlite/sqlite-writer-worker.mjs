@@ -6,8 +6,8 @@
 // values in the statement's column order.
 // Messages are handled in order, each answered with its outcome, except that appends go ahead
 // of projection writes queued before them (answers wait for appends alone), and staged
-// projection rows (`stage`) are kept as they arrive, unanswered, for a later projection write. Appends that
-// queued while the thread was busy (a commit's fsync) commit together: one transaction and one
+// projection rows (`stage`) are kept as they arrive, unanswered, for a later projection write.
+// Appends that queued while the thread was busy (a commit's fsync) commit together: one transaction and one
 // fsync for all of them (group commit across appends), all or none.
 import { parentPort, receiveMessageOnPort, Worker, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
